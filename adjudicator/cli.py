@@ -1,0 +1,451 @@
+"""The command line: a thin adapter over :mod:`adjudicator.match`.
+
+Every project error is caught in one place (:class:`_Group`) and printed as one
+``Error: ...`` line on stderr with exit status 1; usage errors are Typer's
+(exit status 2). No command knows any particular game.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import msgspec
+import typer
+from typer.core import TyperGroup
+
+from . import games, log as logmod, match
+from .engine import Game, Outcome, Style
+from .errors import AdjudicatorError, ParameterError
+from .log import Log
+
+
+class _Group(TyperGroup):
+    """Turns every :class:`AdjudicatorError` into one line and exit status 1."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AdjudicatorError as e:
+            typer.echo(f"Error: {e}", err=True)
+            raise typer.Exit(1) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help=(
+        "Referee for tabletop games played by email: start a game log, show the "
+        "board and the legal moves, extend the log with moves, replay and validate "
+        "it.\n\nExample: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json"
+    ),
+)
+
+# --- shared options ----------------------------------------------------------------------
+
+LogArg = Annotated[str, typer.Argument(metavar="LOG", help="A game log file, or - for stdin.")]
+AsOpt = Annotated[
+    Optional[str],
+    typer.Option("--as", metavar="PLAYER", help="See the game as this player sees it."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for programs instead of text.")]
+AsciiOpt = Annotated[
+    bool, typer.Option("--ascii", help="Draw with plain ASCII (safe in any mail client).")
+]
+
+
+def _style(ascii_: bool) -> Style:
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return Style(unicode=not ascii_, color=color)
+
+
+def _read(path: str) -> Log:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return logmod.decode(data, "stdin")
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise AdjudicatorError(f"{path}: no such file") from None
+    except OSError as e:
+        raise AdjudicatorError(f"{path}: cannot read: {e.strerror or e}") from None
+    return logmod.decode(data, path)
+
+
+def _write(path: str, data: bytes, *, replace: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file, then a rename."""
+    target = Path(path)
+    if not replace and target.exists():
+        raise AdjudicatorError(f"{path}: already exists (use --force to replace it)")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    except OSError as e:
+        raise AdjudicatorError(f"{path}: cannot write: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise AdjudicatorError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise
+
+
+def _players(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def _params(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"--param {pair!r}: write it as KEY=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+def _seat(rep: match.Replay, name: str | None) -> int | None:
+    if name is None:
+        return None
+    if name not in rep.players:
+        raise ParameterError(f"--as {name!r}: no such player (players: {', '.join(rep.players)})")
+    return rep.players.index(name)
+
+
+def _json(obj: Any) -> None:
+    typer.echo(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode())
+
+
+def _wrap(items: list[str], indent: str = "  ") -> str:
+    return textwrap.fill("  ".join(items), width=78, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False)
+
+
+def _score_lines(outcome: Outcome, final: bool) -> list[str]:
+    scores = "  ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
+    if final:
+        winners = ", ".join(outcome.winners) or "nobody"
+        lines = [f"Game over. Winner: {winners}", f"Result: {scores}"]
+    else:
+        lines = [f"Score so far: {scores}"]
+    lines += [f"  {d}" for d in outcome.details]
+    return lines
+
+
+class _Position(msgspec.Struct, kw_only=True):
+    ply: int
+    move: Optional[logmod.MoveEntry]
+    to_move: Optional[str]
+    viewer: Optional[str]
+    view: Any
+    legal: Optional[list[str]]
+    standing: Outcome
+    result: Optional[Outcome]
+
+
+def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool) -> _Position:
+    """One position as seen by ``viewer``; the player to move when ``default_viewer``."""
+    game = rep.game
+    seat = game.to_move(state)
+    if default_viewer:
+        viewer = seat
+    legal = None
+    if seat is not None and viewer == seat:
+        legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+    return _Position(
+        ply=ply,
+        move=rep.log.moves[ply - 1] if ply > 0 else None,
+        to_move=None if seat is None else rep.players[seat],
+        viewer=None if viewer is None else rep.players[viewer],
+        view=game.view(state, viewer),
+        legal=legal,
+        standing=game.standing(state),
+        result=game.outcome(state),
+    )
+
+
+def _print_position(game: Game, pos: _Position, style: Style, total: int) -> None:
+    where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
+    seen = f" · as seen by {pos.viewer}" if pos.viewer else " · public view"
+    typer.echo(f"{game.TITLE} · {where}{seen}")
+    if pos.move is not None:
+        typer.echo(f"Last move: {pos.move.by} {pos.move.move}"
+                   + (f"  # {pos.move.comment}" if pos.move.comment else ""))
+    typer.echo(game.render(pos.view, style))
+    typer.echo("")
+    if pos.result is not None:
+        typer.echo("\n".join(_score_lines(pos.result, True)))
+        return
+    typer.echo(f"To move: {pos.to_move}")
+    if pos.legal is not None:
+        typer.echo(f"Legal moves ({len(pos.legal)}):")
+        typer.echo(_wrap(pos.legal))
+    typer.echo("\n".join(_score_lines(pos.standing, False)))
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@app.command("games")
+def list_games(json_: JsonOpt = False) -> None:
+    """List the games, their player counts and their parameters with defaults.
+
+    Example: adjudicator games
+    """
+    if json_:
+        _json([
+            {
+                "id": g.ID,
+                "title": g.TITLE,
+                "players": list(g.PLAYERS),
+                "notation": g.NOTATION,
+                "params": [
+                    {"name": p.name, "default": p.default, "accepts": p.describe(),
+                     "applies": p.applies, "help": p.help}
+                    for p in g.PARAMS
+                ],
+            }
+            for g in games.GAMES.values()
+        ])
+        return
+    for g in games.GAMES.values():
+        counts = ", ".join(str(n) for n in g.PLAYERS)
+        typer.echo(f"{g.ID}  {g.TITLE}  (players: {counts}; notation: {g.NOTATION})")
+        for p in g.PARAMS:
+            typer.echo(f"    --param {p.name}={p.default}   [{p.describe()}; {p.applies}]")
+            typer.echo(textwrap.fill(p.help, width=78, initial_indent="        ",
+                                     subsequent_indent="        "))
+
+
+
+@app.command()
+def new(
+    game: Annotated[str, typer.Argument(help="The game id, as listed by 'adjudicator games'.")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player names in turn order, comma-separated.")],
+    seed: Annotated[Optional[str], typer.Option("--seed", "-s", help="The seed of every shuffle and draw (default: random).")] = None,
+    param: Annotated[list[str], typer.Option("--param", "-P", metavar="KEY=VALUE", help="A game parameter; repeat for several.")] = [],  # noqa: B006
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Start a new game log.
+
+    Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
+    """
+    log = match.new_log(game, _players(players), seed, _params(param))
+    data = logmod.encode(log)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    _write(output, data, replace=force)
+    rep = match.replay(log)
+    typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
+               f"{rep.to_move()} to move.")
+
+
+@app.command()
+def show(
+    log: LogArg,
+    as_: AsOpt = None,
+    public: Annotated[bool, typer.Option("--public", help="Show only what every player may see.")] = False,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="N", help="Show the position after N moves (0 is the start).")] = None,
+    json_: JsonOpt = False,
+    ascii_: AsciiOpt = False,
+) -> None:
+    """Show the board, whose turn it is, the legal moves and the score.
+
+    By default the position is shown as the player to move sees it (and with
+    their legal moves); once the game is over, as everybody sees it.
+
+    Example: adjudicator show game.json --as bob --at 5
+    """
+    data = _read(log)
+    if at is not None and not 0 <= at <= len(data.moves):
+        raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+    rep = match.replay(data, upto=at) if at is not None else match.validate(data)
+    viewer = _seat(rep, as_)
+    default = as_ is None and not public
+    ply = len(data.moves) if at is None else at
+    pos = _position(rep, rep.state, ply, viewer, default)
+    if json_:
+        _json(pos)
+    else:
+        _print_position(rep.game, pos, _style(ascii_), len(data.moves))
+
+
+@app.command()
+def legal(log: LogArg, json_: JsonOpt = False) -> None:
+    """List the legal moves of the player to move, one per line.
+
+    With --json: {"player": NAME or null, "moves": [...]}, an empty list once
+    the game is over.
+
+    Example: adjudicator legal game.json --json
+    """
+    rep = match.validate(_read(log))
+    seat = rep.game.to_move(rep.state)
+    moves = [rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state)]
+    player = None if seat is None else rep.players[seat]
+    if json_:
+        _json({"player": player, "moves": moves})
+    elif seat is None:
+        typer.echo("The game is over: no legal moves.", err=True)
+    else:
+        typer.echo("\n".join(moves))
+
+
+@app.command()
+def extend(
+    log: LogArg,
+    moves: Annotated[list[str], typer.Argument(metavar="MOVE...", help="Moves in the game's notation.")],
+    as_: Annotated[Optional[str], typer.Option("--as", metavar="PLAYER", help="Refuse any move that is not this player's.")] = None,
+    comment: Annotated[Optional[str], typer.Option("--comment", "-m", help="A comment recorded with the last move.")] = None,
+    ascii_: AsciiOpt = False,
+) -> None:
+    """Check moves and append them to the log, all or nothing, then show the board.
+
+    Moves are read tolerantly and recorded in canonical notation. The file is
+    replaced atomically; on any error it is left byte-for-byte unchanged. With
+    LOG '-' the new log goes to stdout.
+
+    Example: adjudicator extend game.json FaSp-c3 --as bob
+    """
+    data = _read(log)
+    new_log = match.extend(data, moves, as_player=as_, comment=comment)
+    encoded = logmod.encode(new_log)
+    if log == "-":
+        sys.stdout.buffer.write(encoded)
+        sys.stdout.flush()
+        return
+    _write(log, encoded)
+    rep = match.replay(new_log)
+    mover = rep.players.index(new_log.moves[-1].by)
+    added = len(new_log.moves) - len(data.moves)
+    typer.echo(f"Recorded {added} move{'s' * (added != 1)} in {log}: "
+               + " ".join(e.move for e in new_log.moves[-added:]))
+    pos = _position(rep, rep.state, len(new_log.moves), mover, False)
+    _print_position(rep.game, pos, _style(ascii_), len(new_log.moves))
+
+
+@app.command()
+def replay(log: LogArg, as_: AsOpt = None, json_: JsonOpt = False, ascii_: AsciiOpt = False) -> None:
+    """Show every position of a game in turn, from the start to the last move.
+
+    Each position is shown as the player to move sees it, with their legal
+    moves (or as --as PLAYER sees it).
+
+    Example: adjudicator replay examples/turn-of-time/3-players.json --ascii
+    """
+    data = _read(log)
+    rep = match.validate(data, keep=True)
+    viewer = _seat(rep, as_)
+    positions = [
+        _position(rep, state, ply, viewer, as_ is None) for ply, state in enumerate(rep.states)
+    ]
+    if json_:
+        _json({"game": data.game, "players": data.players, "positions": positions,
+               "result": data.result})
+        return
+    style = _style(ascii_)
+    for pos in positions:
+        _print_position(rep.game, pos, style, len(data.moves))
+        typer.echo("")
+
+
+@app.command()
+def validate(
+    logs: Annotated[list[str], typer.Argument(metavar="LOG...", help="Log files to check (- for stdin).")],
+    json_: JsonOpt = False,
+) -> None:
+    """Check logs move by move; exit 0 only if every one is valid.
+
+    A valid log has a known game and parameters, every move by the player to
+    move, legal and in canonical notation, and the right result. Each bad log
+    gets one line naming its first bad move.
+
+    Example: adjudicator validate examples/turn-of-time/*.json
+    """
+    report = []
+    bad = 0
+    for path in logs:
+        entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
+                                 "result": None, "error": None}
+        try:
+            data = _read(path)
+            entry.update(game=data.game, moves=len(data.moves))
+            rep = match.validate(data)
+            entry.update(valid=True, result=data.result,
+                         to_move=rep.to_move())
+        except AdjudicatorError as e:
+            bad += 1
+            entry["error"] = str(e)
+            msg = str(e) if str(e).startswith(f"{path}:") else f"{path}: {e}"
+            if not json_:
+                typer.echo(msg, err=True)
+        else:
+            if not json_:
+                state = (f"over, {match.describe(data.result)}" if data.result is not None
+                         else f"in progress, {entry['to_move']} to move")
+                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+        report.append(entry)
+    if json_:
+        _json(report)
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the log format (kept in notation/log.schema.json).
+
+    Example: adjudicator schema > log.schema.json
+    """
+    typer.echo(logmod.schema_text(), nl=False)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="The game id.")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player names, comma-separated.")],
+    seed: Annotated[Optional[str], typer.Option("--seed", "-s", help="The game's seed (default: random).")] = None,
+    play_seed: Annotated[Optional[str], typer.Option("--play-seed", help="Seed of the random choice of moves (default: the game's seed).")] = None,
+    param: Annotated[list[str], typer.Option("--param", "-P", metavar="KEY=VALUE", help="A game parameter; repeat for several.")] = [],  # noqa: B006
+    max_moves: Annotated[Optional[int], typer.Option("--moves", metavar="N", help="Stop after N moves.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Play a game of random legal moves and write its log (self-play).
+
+    Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
+    """
+    import secrets
+
+    log = match.simulate(game, _players(players), seed or secrets.token_hex(8),
+                         _params(param), play_seed=play_seed, max_moves=max_moves)
+    data = logmod.encode(log)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    _write(output, data, replace=force)
+    typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
+
+
+def main() -> None:
+    app(prog_name="adjudicator")

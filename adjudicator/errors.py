@@ -1,0 +1,76 @@
+"""The project's errors: one base class, one subclass per kind of bad input.
+
+Every message is one lowercase line that quotes the input and, for a move,
+says where it stands in the game and which rule it breaks:
+
+    move 7 (bob) 'FaSp-c3': not adjacent to any card (Turn of Time 5.1a)
+
+The game engines raise these without knowing the move number or the player;
+the replay layer adds them with :meth:`MoveError.at`.
+"""
+
+from __future__ import annotations
+
+
+class AdjudicatorError(ValueError):
+    """Base of every error caused by bad input (never by a bug)."""
+
+
+class ParameterError(AdjudicatorError):
+    """A game parameter, player list or seed that the game cannot take."""
+
+
+class BadLogError(AdjudicatorError):
+    """A log that cannot be read or does not describe a valid game."""
+
+
+class MoveError(AdjudicatorError):
+    """A move that cannot be made; subclasses say why.
+
+    ``reason`` is the bare explanation, ``clause`` the rule it cites
+    (e.g. ``"Turn of Time 5.1a"``); ``number``, ``player`` and ``text`` locate
+    the move in a game once :meth:`at` has been called.
+    """
+
+    def __init__(self, reason: str, clause: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause
+        self.number: int | None = None
+        self.player: str | None = None
+        self.text: str | None = None
+
+    def at(self, number: int, player: str, text: str) -> MoveError:
+        """Locate the error at move ``number`` (1-based) typed by ``player``."""
+        self.number, self.player, self.text = number, player, text
+        return self
+
+    def __str__(self) -> str:
+        head = ""
+        if self.number is not None:
+            head = f"move {self.number} ({self.player}) {self.text!r}: "
+        elif self.text is not None:
+            head = f"{self.text!r}: "
+        tail = f" ({self.clause})" if self.clause else ""
+        return f"{head}{self.reason}{tail}"
+
+
+class NotationError(MoveError):
+    """Text that does not read as a move of the game (bad syntax)."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules forbid in this position."""
+
+
+class AmbiguousMoveError(MoveError):
+    """A move that could mean several different legal moves.
+
+    ``candidates`` holds their canonical notation.
+    """
+
+    def __init__(
+        self, reason: str, clause: str | None = None, candidates: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(reason, clause)
+        self.candidates = candidates

@@ -1,0 +1,698 @@
+"""Turn of Time (Nicholas Hjelmberg, Nova Suecia Games), solo and 2-4 players.
+
+Rule clauses are cited by the rule card's own numbering ("5.1a"); the notation
+and every ruling are in ``notation/turn-of-time.md``.
+
+Representation: the grid floats, so squares are named on a fixed 7x7 frame
+(files a-g, ranks 1-7) whose centre d4 holds the first card; any 4x4 box
+around d4 fits in it. A square is ``row * 7 + col``. A season is 0-3 in
+seasonal order (Spring, Summer, Fall, Winter). A card on the table is
+``face * 4 + back``; a card in hand is its two seasons, lower first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from itertools import permutations
+from typing import NamedTuple
+
+import msgspec
+
+from ..chance import shuffled
+from ..engine import Outcome, Param, Standing, Style, Value
+from ..errors import AmbiguousMoveError, IllegalMoveError, NotationError
+
+ID = "turn-of-time"
+TITLE = "Turn of Time"
+PLAYERS = (1, 2, 3, 4)
+TURN_CLAUSE = "Turn of Time 5.1"
+END_CLAUSE = "Turn of Time 6"
+NOTATION = "notation/turn-of-time.md"
+
+PARAMS = (
+    Param(
+        "absent-doubles",
+        "own-season",
+        "3 players: which of the absent season's double cards each player takes. "
+        "own-season: the one with your season on its other side (the text); "
+        "example: the one whose other side is the next present season after yours "
+        "(the rule card's example)",
+        choices=("own-season", "example"),
+        applies="3 players",
+    ),
+    Param(
+        "goal",
+        "dominance",
+        "solo: dominance (end with 7 or more connected cards of one season) or "
+        "balance (end with exactly 4 of each season)",
+        choices=("dominance", "balance"),
+        applies="solo",
+    ),
+)
+
+SEASONS = ("Sp", "Su", "Fa", "Wi")
+SEASON_NAMES = ("Spring", "Summer", "Fall", "Winter")
+DIRS = "nesw"
+FILES = "abcdefg"
+SIZE = 7
+CENTRE = 3 * SIZE + 3  # d4
+CARDS = 16
+SQUARES = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+_SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
+_COLOURS = ("32", "33", "31", "36")  # Spring green, Summer yellow, Fall red, Winter cyan
+
+
+def _neighbours(i: int) -> tuple[int, int, int, int]:
+    r, c = divmod(i, SIZE)
+    return (
+        i + SIZE if r < SIZE - 1 else -1,
+        i + 1 if c < SIZE - 1 else -1,
+        i - SIZE if r > 0 else -1,
+        i - 1 if c > 0 else -1,
+    )
+
+
+NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
+
+
+def _kind(a: int, b: int) -> int:
+    """The card with seasons a and b, as held in a hand."""
+    return a * 4 + b if a <= b else b * 4 + a
+
+
+def _flip(code: int) -> int:
+    return (code & 3) * 4 + (code >> 2)
+
+
+def _season_set(s: int) -> list[int]:
+    """A season's set: its single card and its double with each other season (3)."""
+    return [_kind(s, t) for t in range(4)]
+
+
+# Every card of the game: 4 singles and two of each of the 6 pairs (1. COMPONENTS).
+DECK = tuple(sorted(k for s in range(4) for k in _season_set(s)))
+
+
+class Move(NamedTuple):
+    """A card placed with ``face`` up on ``square``, meeting neighbours in ``order``.
+
+    ``order`` lists directions (0-3 for n, e, s, w); it is empty when the order
+    of meetings does not change the outcome.
+    """
+
+    face: int
+    back: int
+    square: int
+    order: tuple[int, ...] = ()
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]
+    goal: str
+    owners: tuple[int, ...]  # season -> seat, -1 for nobody (3 players)
+    season_order: tuple[int, ...]  # seasons in turn order, a season nobody owns last
+    board: tuple[int, ...]  # 49 squares: -1 empty, else face * 4 + back
+    hands: tuple[tuple[int, ...], ...]  # per seat, sorted card kinds
+    deck: tuple[int, ...]  # solo: the shuffled deck, deck[0] drawn and to be placed
+    placed: int  # cards on the table
+    seat: int  # seat to move, -1 once all 16 cards are placed
+    box: tuple[int, int, int, int]  # rows and columns spanned: r0, r1, c0, c1
+    last: int  # square of the card placed last, -1 before any
+
+
+# --- setup ---------------------------------------------------------------------
+
+
+def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State:
+    n = len(players)
+    board = [-1] * (SIZE * SIZE)
+    placed, last, box = 0, -1, (SIZE, -1, SIZE, -1)
+    deck: tuple[int, ...] = ()
+    if n == 1:
+        # 7. SOLO RULES: all 16 cards in one shuffled deck.
+        deck = tuple(shuffled(seed, "deck", DECK))
+        owners, order, hands = (0, 0, 0, 0), (0, 1, 2, 3), ((),)
+    else:
+        # 3. SETUP: the seasons are drawn at random.
+        perm = shuffled(seed, "seasons", range(4))
+        owners_l = [-1] * 4
+        hands_l: list[list[int]] = [[] for _ in range(n)]
+        if n == 2:
+            # "As 4 players but with 2 season sets each": seats alternate seasons.
+            for i, s in enumerate(perm):
+                owners_l[s] = i % 2
+                hands_l[i % 2] += _season_set(s)
+        else:
+            for i in range(n):
+                owners_l[perm[i]] = i
+                hands_l[i] += _season_set(perm[i])
+        if n == 3:
+            absent = perm[3]
+            for i in range(3):
+                own = perm[i]
+                if params["absent-doubles"] == "example":
+                    other = next(
+                        t for t in ((own + k) % 4 for k in (1, 2, 3)) if t != absent
+                    )
+                else:
+                    other = own
+                hands_l[i].append(_kind(absent, other))
+            # 5.1: the undrawn single season card is placed on the table first.
+            board[CENTRE] = absent * 5
+            placed, last, box = 1, CENTRE, (3, 3, 3, 3)
+        owners, order = tuple(owners_l), tuple(perm)
+        hands = tuple(tuple(sorted(h)) for h in hands_l)
+    return State(
+        players=players,
+        goal=str(params["goal"]),
+        owners=owners,
+        season_order=order,
+        board=tuple(board),
+        hands=hands,
+        deck=deck,
+        placed=placed,
+        seat=0,
+        box=box,
+        last=last,
+    )
+
+
+def to_move(state: State) -> int | None:
+    return None if state.seat < 0 else state.seat
+
+
+# --- meetings (5.2, 5.3) ----------------------------------------------------------
+
+
+class _Meetings(NamedTuple):
+    dirs: tuple[int, ...]  # directions holding a card, in n, e, s, w order
+    result: dict[tuple[int, ...], tuple[int, int]]  # order -> (placed card, flipped mask)
+    reps: tuple[tuple[int, ...], ...]  # the first order giving each distinct result
+    rep_of: dict[tuple[int, int], tuple[int, ...]]
+
+
+_MEETINGS: dict[tuple[int, int, int, int, int], _Meetings] = {}
+
+
+def _meet_all(code: int, faces: tuple[int, int, int, int]) -> _Meetings:
+    """Every order of meetings of a card placed as ``code`` with neighbours ``faces``.
+
+    Memoised: there are only 16 * 5**4 cases, and validation meets them often.
+    """
+    key = (code, *faces)
+    m = _MEETINGS.get(key)
+    if m is not None:
+        return m
+    dirs = tuple(d for d in range(4) if faces[d] >= 0)
+    result: dict[tuple[int, ...], tuple[int, int]] = {}
+    rep_of: dict[tuple[int, int], tuple[int, ...]] = {}
+    for order in permutations(dirs):  # lexicographic: the first of a result is its rep
+        cur, mask = code, 0
+        for d in order:
+            p, q = cur >> 2, faces[d]
+            beat = (p - q) % 4
+            if beat == 1:  # 4: the later season flips the earlier one
+                mask |= 1 << d
+            elif beat == 3:  # the neighbour flips the placed card (5.3: use its new side)
+                cur = _flip(cur)
+            elif beat == 2:  # 4: opposite seasons flip each other
+                mask |= 1 << d
+                cur = _flip(cur)
+        result[order] = (cur, mask)
+        rep_of.setdefault((cur, mask), order)
+    m = _Meetings(dirs, result, tuple(rep_of.values()), rep_of)
+    _MEETINGS[key] = m
+    return m
+
+
+def _faces_around(board: tuple[int, ...], square: int) -> tuple[int, int, int, int]:
+    out = []
+    for j in NEIGHBOURS[square]:
+        out.append(board[j] >> 2 if j >= 0 and board[j] >= 0 else -1)
+    return tuple(out)  # type: ignore[return-value]
+
+
+# --- moves ---------------------------------------------------------------------------
+
+
+def _playable(state: State) -> tuple[int, ...]:
+    return state.deck[:1] if state.deck else state.hands[state.seat]
+
+
+def _open_squares(state: State) -> list[int]:
+    """Empty squares adjacent to a card where the cards still fit a 4x4 box (5.1a, 5.1b)."""
+    if state.placed == 0:
+        return [CENTRE]
+    r0, r1, c0, c1 = state.box
+    board = state.board
+    out = []
+    for r in range(max(0, r1 - 3), min(SIZE - 1, r0 + 3) + 1):
+        for c in range(max(0, c1 - 3), min(SIZE - 1, c0 + 3) + 1):
+            i = r * SIZE + c
+            if board[i] < 0 and any(j >= 0 and board[j] >= 0 for j in NEIGHBOURS[i]):
+                out.append(i)
+    return out
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    if state.seat < 0:
+        return ()
+    squares = _open_squares(state)
+    board = state.board
+    around = [(sq, _faces_around(board, sq)) for sq in squares]
+    moves = []
+    for kind in sorted(set(_playable(state))):
+        a, b = kind >> 2, kind & 3
+        for face, back in ((a, b),) if a == b else ((a, b), (b, a)):
+            code = face * 4 + back
+            for sq, faces in around:
+                reps = _meet_all(code, faces).reps
+                if len(reps) == 1:
+                    moves.append(Move(face, back, sq, ()))
+                else:
+                    moves.extend(Move(face, back, sq, rep) for rep in reps)
+    moves.sort(key=lambda m: (m.face, m.back, SQUARES[m.square], m.order))
+    return tuple(moves)
+
+
+def _illegal(reason: str, clause: str) -> IllegalMoveError:
+    return IllegalMoveError(reason, f"{TITLE} {clause}")
+
+
+def _card_name(face: int, back: int) -> str:
+    return SEASONS[face] + SEASONS[back]
+
+
+def apply(state: State, move: Move) -> State:
+    seat = state.seat
+    if seat < 0:
+        raise _illegal("the game is over: all 16 cards are on the table", "6")
+    face, back, sq, order = move
+    kind = _kind(face, back)
+    playable = _playable(state)
+    if kind not in playable:
+        if state.deck:
+            held = playable[0]
+            raise _illegal(
+                f"the card drawn is {_card_name(held >> 2, held & 3)}, not "
+                f"{_card_name(face, back)}",
+                "7",
+            )
+        raise _illegal(
+            f"{state.players[seat]} holds no {_card_name(face, back)} card", "3"
+        )
+    board = state.board
+    if board[sq] >= 0:
+        raise _illegal(f"{SQUARES[sq]} already holds a card", "5.1")
+    r, c = divmod(sq, SIZE)
+    if state.placed == 0:
+        if sq != CENTRE:
+            raise _illegal(
+                "the first card goes on d4, the centre of the notation's frame", "5.1a"
+            )
+        box = (r, r, c, c)
+    else:
+        nbrs = NEIGHBOURS[sq]
+        if not any(j >= 0 and board[j] >= 0 for j in nbrs):
+            raise _illegal(f"{SQUARES[sq]} is not adjacent to any card", "5.1a")
+        r0, r1, c0, c1 = state.box
+        box = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+        if box[1] - box[0] > 3 or box[3] - box[2] > 3:
+            raise _illegal(
+                f"a card on {SQUARES[sq]} would spread the cards over "
+                f"{box[1] - box[0] + 1} rows and {box[3] - box[2] + 1} columns, "
+                "more than a 4x4 grid",
+                "5.1b",
+            )
+    meet = _meet_all(face * 4 + back, _faces_around(board, sq))
+    if order:
+        res = meet.result.get(order)
+        if res is None:
+            named = ", ".join(DIRS[d] for d in meet.dirs) or "none"
+            raise _illegal(
+                "the order of meetings must name each neighbouring card once "
+                f"(neighbours of {SQUARES[sq]}: {named})",
+                "5.2",
+            )
+    else:
+        if len(meet.reps) > 1:
+            base = f"{_card_name(face, back)}-{SQUARES[sq]}:"
+            options = tuple(base + "".join(DIRS[d] for d in rep) for rep in meet.reps)
+            raise AmbiguousMoveError(
+                "the order of meetings changes the outcome; add it: " + " or ".join(options),
+                f"{TITLE} 5.2",
+                options,
+            )
+        res = meet.result[meet.dirs]
+    final, mask = res
+    new = list(board)
+    new[sq] = final
+    if mask:
+        nbrs = NEIGHBOURS[sq]
+        for d in range(4):
+            if mask >> d & 1:
+                new[nbrs[d]] = _flip(new[nbrs[d]])
+    placed = state.placed + 1
+    n = len(state.players)
+    if state.deck:
+        deck, hands = state.deck[1:], state.hands
+    else:
+        deck = state.deck
+        hand = list(state.hands[seat])
+        hand.remove(kind)
+        hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
+    return State(
+        players=state.players,
+        goal=state.goal,
+        owners=state.owners,
+        season_order=state.season_order,
+        board=tuple(new),
+        hands=hands,
+        deck=deck,
+        placed=placed,
+        seat=-1 if placed == CARDS else (seat + 1) % n,
+        box=box,
+        last=sq,
+    )
+
+
+# --- notation --------------------------------------------------------------------------
+
+_SEASON_WORDS = {
+    "spring": 0, "sp": 0,
+    "summer": 1, "su": 1,
+    "fall": 2, "autumn": 2, "fa": 2, "au": 2,
+    "winter": 3, "wi": 3,
+}  # fmt: skip
+_S = "(" + "|".join(sorted(_SEASON_WORDS, key=len, reverse=True)) + ")"
+_MOVE_RE = re.compile(
+    rf"{_S}/?{_S}[-@]?([a-z])(\d+)(?:[:/]?([a-z]+))?"
+)
+_HALF_RE = re.compile(rf"{_S}[-@]?[a-z]\d+.*")
+
+
+def parse_move(state: State, text: str) -> Move:
+    """Read a move; case, spaces and a few separators are forgiven.
+
+    >>> parse_move(None, "FaSp-c3:nw")
+    Move(face=2, back=0, square=16, order=(0, 3))
+    >>> parse_move(None, "fall/spring c3")
+    Move(face=2, back=0, square=16, order=())
+    """
+    flat = "".join(text.split()).lower()
+    m = _MOVE_RE.fullmatch(flat)
+    if m is None:
+        if _HALF_RE.fullmatch(flat):
+            hint = "a card has two sides: give the face shown, then the back (FaFa for the single Fall card)"
+        else:
+            hint = "expected the face and back seasons, then the square, as in FaSp-c3 or FaSp-c3:nw"
+        raise NotationError(f"cannot read this as a move: {hint} ({NOTATION})")
+    face, back = _SEASON_WORDS[m[1]], _SEASON_WORDS[m[2]]
+    square = _SQUARE_INDEX.get(m[3] + m[4])
+    if square is None:
+        raise NotationError(
+            f"no square {m[3]}{m[4]}: squares run from a1 to g7 with the first card on d4 ({NOTATION})"
+        )
+    order: tuple[int, ...] = ()
+    if m[5]:
+        if any(ch not in DIRS for ch in m[5]):
+            raise NotationError(
+                f"the order of meetings {m[5]!r} must use the directions n, e, s and w ({NOTATION})"
+            )
+        if len(set(m[5])) != len(m[5]):
+            raise NotationError(
+                f"the order of meetings {m[5]!r} names a direction twice ({NOTATION})"
+            )
+        order = tuple(DIRS.index(ch) for ch in m[5])
+    return Move(face, back, square, order)
+
+
+def format_move(state: State, move: Move) -> str:
+    """The canonical notation: the order of meetings only when it changes the outcome."""
+    base = f"{_card_name(move.face, move.back)}-{SQUARES[move.square]}"
+    if not move.order:
+        return base
+    meet = _meet_all(move.face * 4 + move.back, _faces_around(state.board, move.square))
+    res = meet.result.get(move.order)
+    if res is None:  # not a possible order here: keep it as typed
+        return base + ":" + "".join(DIRS[d] for d in move.order)
+    if len(meet.reps) == 1:
+        return base
+    return base + ":" + "".join(DIRS[d] for d in meet.rep_of[res])
+
+
+# --- scoring (6, 7) ------------------------------------------------------------------------
+
+
+def _tally(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Face-up cards per season and each season's largest connected group."""
+    counts = [0] * 4
+    groups = [0] * 4
+    seen = [False] * len(board)
+    for i, code in enumerate(board):
+        if code < 0:
+            continue
+        s = code >> 2
+        counts[s] += 1
+        if seen[i]:
+            continue
+        seen[i] = True
+        stack, size = [i], 0
+        while stack:
+            k = stack.pop()
+            size += 1
+            for j in NEIGHBOURS[k]:
+                if j >= 0 and not seen[j] and board[j] >= 0 and board[j] >> 2 == s:
+                    seen[j] = True
+                    stack.append(j)
+        groups[s] = max(groups[s], size)
+    return counts, groups
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _score_solo(state: State, counts: list[int], groups: list[int]) -> Outcome:
+    best = max(range(4), key=lambda s: (groups[s], -s))
+    dominance = groups[best] >= 7
+    balance = all(c == 4 for c in counts)
+    goal_met = dominance if state.goal == "dominance" else balance
+    player = state.players[0]
+    per_season = ", ".join(f"{SEASON_NAMES[s]} {counts[s]}" for s in range(4))
+    details = (
+        f"goal: {state.goal} ({TITLE} 7) - {'met' if goal_met else 'not met'}",
+        f"dominance (7 or more connected of one season): largest group {groups[best]} "
+        f"{SEASON_NAMES[best]} - {'met' if dominance else 'not met'}",
+        f"balance (exactly 4 of each season): {per_season} - {'met' if balance else 'not met'}",
+    )
+    return Outcome(
+        standings=(Standing(player=player, score=int(goal_met), place=1),),
+        winners=(player,) if goal_met else (),
+        details=details,
+    )
+
+
+def standing(state: State) -> Outcome:
+    counts, groups = _tally(state.board)
+    if len(state.players) == 1:
+        return _score_solo(state, counts, groups)
+    turn = {s: i for i, s in enumerate(state.season_order)}
+    # 6: most face up, then the larger largest group, then earlier in turn order
+    # (a season nobody owns is last in season_order, so it loses that tie-break).
+    ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
+    points = {s: 4 - i for i, s in enumerate(ranked)}
+    details = []
+    for i, s in enumerate(ranked):
+        owner = state.owners[s]
+        who = state.players[owner] if owner >= 0 else "nobody"
+        details.append(
+            f"{_ordinal(i + 1)} {SEASON_NAMES[s]} ({who}): {counts[s]} face up, "
+            f"largest group {groups[s]} - {points[s]} point{'s' * (points[s] != 1)}"
+        )
+    for hi, lo in zip(ranked, ranked[1:]):
+        if counts[hi] != counts[lo]:
+            continue
+        if groups[hi] != groups[lo]:
+            why = f"a larger largest group ({groups[hi]} to {groups[lo]})"
+        elif state.owners[lo] < 0:
+            why = (f"equal largest groups ({groups[hi]}), and {SEASON_NAMES[lo]} belongs "
+                   "to nobody, so it comes last in turn order")
+        else:
+            why = f"equal largest groups ({groups[hi]}), and it is earlier in turn order"
+        details.append(
+            f"{SEASON_NAMES[hi]} ranks above {SEASON_NAMES[lo]}: both {counts[hi]} face up, "
+            f"{why} ({TITLE} 6)"
+        )
+    n = len(state.players)
+    scores = [0] * n
+    best_rank = [4] * n
+    for i, s in enumerate(ranked):
+        owner = state.owners[s]
+        if owner >= 0:
+            scores[owner] += points[s]
+            best_rank[owner] = min(best_rank[owner], i)
+    # Two players: a tie on totals goes to the holder of the higher-ranked season.
+    seats = sorted(range(n), key=lambda p: (-scores[p], best_rank[p]))
+    if n == 2 and scores[0] == scores[1]:
+        w, l = seats
+        top = ranked[best_rank[w]]
+        details.append(
+            f"{state.players[w]} and {state.players[l]} both have {scores[w]} points; "
+            f"{state.players[w]} holds the higher-ranked season ({SEASON_NAMES[top]}, "
+            f"{_ordinal(best_rank[w] + 1)})"
+        )
+    standings = tuple(
+        Standing(player=state.players[p], score=scores[p], place=i + 1)
+        for i, p in enumerate(seats)
+    )
+    return Outcome(standings=standings, winners=(state.players[seats[0]],), details=tuple(details))
+
+
+def outcome(state: State) -> Outcome | None:
+    return standing(state) if state.seat < 0 else None
+
+
+# --- views and rendering -------------------------------------------------------------------
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """What one player (or a spectator) sees. Turn of Time hides nothing but
+    the order of the solo deck."""
+
+    viewer: str | None
+    players: tuple[str, ...]
+    seasons: tuple[tuple[str, ...], ...]  # per seat, the seasons it plays for
+    unowned: tuple[str, ...]  # seasons nobody plays for (3 players)
+    goal: str | None  # solo
+    board: dict[str, str]  # square -> card, face first: {"d4": "FaSp"}
+    last: str | None  # square of the card placed last
+    open: tuple[str, ...]  # squares where the next card may go
+    face_up: dict[str, int]  # season -> cards showing it
+    largest_group: dict[str, int]
+    hands: tuple[tuple[str, ...], ...]  # per seat (Turn of Time hands are open)
+    drawn: str | None  # solo: the card to place now
+    deck: int  # solo: cards left under it
+    placed: int
+    to_move: str | None
+
+
+def _hand_names(hand: tuple[int, ...], own: set[int]) -> tuple[str, ...]:
+    out = []
+    for kind in hand:
+        a, b = kind >> 2, kind & 3
+        if b in own and a not in own:
+            a, b = b, a
+        out.append(_card_name(a, b))
+    return tuple(out)
+
+
+def view(state: State, seat: int | None) -> View:
+    n = len(state.players)
+    counts, groups = _tally(state.board)
+    seasons = tuple(
+        tuple(SEASONS[s] for s in state.season_order if state.owners[s] == p) for p in range(n)
+    )
+    if n == 1:
+        seasons = (SEASONS,)
+    drawn = None
+    if state.deck:
+        k = state.deck[0]
+        drawn = _card_name(k >> 2, k & 3)
+    return View(
+        viewer=None if seat is None else state.players[seat],
+        players=state.players,
+        seasons=seasons,
+        unowned=tuple(SEASONS[s] for s in range(4) if state.owners[s] < 0),
+        goal=state.goal if n == 1 else None,
+        board={
+            SQUARES[i]: _card_name(c >> 2, c & 3)
+            for i, c in sorted(enumerate(state.board), key=lambda t: SQUARES[t[0]])
+            if c >= 0
+        },
+        last=SQUARES[state.last] if state.last >= 0 else None,
+        open=tuple(sorted(SQUARES[i] for i in _open_squares(state))) if state.seat >= 0 else (),
+        face_up={SEASONS[s]: counts[s] for s in range(4)},
+        largest_group={SEASONS[s]: groups[s] for s in range(4)},
+        hands=tuple(
+            _hand_names(h, {s for s in range(4) if state.owners[s] == p})
+            for p, h in enumerate(state.hands)
+        ),
+        drawn=drawn,
+        deck=max(0, len(state.deck) - 1),
+        placed=state.placed,
+        to_move=None if state.seat < 0 else state.players[state.seat],
+    )
+
+
+def redeal(state: State, seat: int | None, seed: str) -> State:
+    """Only the order of the solo deck under the drawn card is hidden."""
+    if len(state.deck) < 3:
+        return state
+    rest = shuffled(seed, "redeal", state.deck[1:])
+    return msgspec.structs.replace(state, deck=(state.deck[0], *rest))
+
+
+def _paint_card(card: str, style: Style) -> str:
+    return style.paint(card[:2], _COLOURS[SEASONS.index(card[:2])]) + card[2:]
+
+
+def render(v: View, style: Style) -> str:
+    """The table as a grid of the squares still in play, then seasons and hands."""
+    cells = {_SQUARE_INDEX[sq]: card for sq, card in v.board.items()}
+    open_ = {_SQUARE_INDEX[s] for s in v.open}
+    # The cards and the squares open to the next card; at least d4.
+    shown = set(cells) | open_ or {CENTRE}
+    r_lo, r_hi = min(i // SIZE for i in shown), max(i // SIZE for i in shown)
+    c_lo, c_hi = min(i % SIZE for i in shown), max(i % SIZE for i in shown)
+    if style.unicode:
+        h, vbar, dot = "─", "│", "·"
+        top, mid, bot = ("┌", "┬", "┐"), ("├", "┼", "┤"), ("└", "┴", "┘")
+    else:
+        h, vbar, dot = "-", "|", "."
+        top = mid = bot = ("+", "+", "+")
+    ncols = c_hi - c_lo + 1
+
+    def rule(ends: tuple[str, str, str]) -> str:
+        return "   " + ends[0] + ends[1].join([h * 6] * ncols) + ends[2]
+
+    lines = ["    " + "".join(f"  {FILES[c]}    " for c in range(c_lo, c_hi + 1)).rstrip()]
+    lines.append(rule(top))
+    for r in range(r_hi, r_lo - 1, -1):
+        row = []
+        for c in range(c_lo, c_hi + 1):
+            i = r * SIZE + c
+            card = cells.get(i)
+            if card is not None:
+                text = _paint_card(card, style)
+                row.append(f"[{text}]" if v.last == SQUARES[i] else f" {text} ")
+            elif i in open_:
+                row.append(f"  {dot}   ")
+            else:
+                row.append(" " * 6)
+        lines.append(f"{r + 1:>2} {vbar}" + vbar.join(row) + vbar)
+        lines.append(rule(mid if r > r_lo else bot))
+    lines.append("")
+    tally = "  ".join(
+        f"{style.paint(SEASON_NAMES[i], _COLOURS[i])} {v.face_up[s]} (group {v.largest_group[s]})"
+        for i, s in enumerate(SEASONS)
+    )
+    lines.append(f"Face up: {tally}")
+    if v.goal is not None:
+        lines.append(f"Goal: {v.goal}")
+        if v.drawn is not None:
+            lines.append(f"Drawn card: {_paint_card(v.drawn, style)} ({v.deck} left in the deck)")
+    else:
+        width = max(len(p) for p in v.players)
+        arrow = "→" if style.unicode else ">"
+        for p, name in enumerate(v.players):
+            mark = arrow if v.to_move == name else " "
+            seasons = ", ".join(SEASON_NAMES[SEASONS.index(s)] for s in v.seasons[p])
+            hand = " ".join(_paint_card(c, style) for c in v.hands[p]) or "(empty)"
+            lines.append(f"{mark} {name:<{width}}  {seasons:<14}  hand: {hand}")
+        for s in v.unowned:
+            lines.append(
+                f"  {SEASON_NAMES[SEASONS.index(s)]} belongs to nobody; its single card started the grid"
+            )
+    return "\n".join(lines)
