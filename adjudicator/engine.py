@@ -120,7 +120,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]
-    details: tuple[str, ...] = ()
+    details: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ class Log(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     params: dict[str, Value]
     players: tuple[str, ...]
     seed: str
-    moves: tuple[MoveEntry, ...] = ()
-    result: Outcome | None = None
+    moves: tuple[MoveEntry, ...]
+    result: Outcome | None
 
 
 _decoder = msgspec.json.Decoder(Log)

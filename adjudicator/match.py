@@ -90,6 +90,8 @@ def new_log(
         params=resolve_params(game, params or {}),
         players=players,
         seed=seed,
+        moves=(),
+        result=None,
     )
     start(log)  # the game must be able to set itself up with these
     return log

@@ -195,16 +195,21 @@ class _Meetings(NamedTuple):
 _MEETINGS: dict[tuple[int, int, int, int, int], _Meetings] = {}
 
 
-def _meet_all(code: int, faces: tuple[int, int, int, int]) -> _Meetings:
-    """Every order of meetings of a card placed as ``code`` with neighbours ``faces``.
+def _meet_all(code: int, around: tuple[int, int, int, int]) -> _Meetings:
+    """Every order of meetings of a card placed as ``code`` with neighbours ``around``.
 
-    Memoised: there are only 16 * 5**4 cases, and validation meets them often.
+    ``around`` holds the neighbouring cards (n, e, s, w; -1 where empty). Two
+    orders have the same result when they leave the same cards on the table:
+    turning over a single card shows the same season, so it does not count.
+    Memoised: validation meets the same few hundred cases again and again.
     """
-    key = (code, *faces)
+    key = (code, *around)
     m = _MEETINGS.get(key)
     if m is not None:
         return m
-    dirs = tuple(d for d in range(4) if faces[d] >= 0)
+    dirs = tuple(d for d in range(4) if around[d] >= 0)
+    faces = [c >> 2 for c in around]
+    doubles = sum(1 << d for d in dirs if around[d] >> 2 != around[d] & 3)
     result: dict[tuple[int, ...], tuple[int, int]] = {}
     rep_of: dict[tuple[int, int], tuple[int, ...]] = {}
     for order in permutations(dirs):  # lexicographic: the first of a result is its rep
@@ -219,18 +224,22 @@ def _meet_all(code: int, faces: tuple[int, int, int, int]) -> _Meetings:
             elif beat == 2:  # 4: opposite seasons flip each other
                 mask |= 1 << d
                 cur = _flip(cur)
-        result[order] = (cur, mask)
-        rep_of.setdefault((cur, mask), order)
+        res = (cur, mask & doubles)
+        result[order] = res
+        rep_of.setdefault(res, order)
     m = _Meetings(dirs, result, tuple(rep_of.values()), rep_of)
     _MEETINGS[key] = m
     return m
 
 
-def _faces_around(board: tuple[int, ...], square: int) -> tuple[int, int, int, int]:
-    out = []
-    for j in NEIGHBOURS[square]:
-        out.append(board[j] >> 2 if j >= 0 and board[j] >= 0 else -1)
-    return tuple(out)  # type: ignore[return-value]
+def _around(board: tuple[int, ...], square: int) -> tuple[int, int, int, int]:
+    n, e, s, w = NEIGHBOURS[square]
+    return (
+        board[n] if n >= 0 else -1,
+        board[e] if e >= 0 else -1,
+        board[s] if s >= 0 else -1,
+        board[w] if w >= 0 else -1,
+    )
 
 
 # --- moves ---------------------------------------------------------------------------
@@ -260,7 +269,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     squares = _open_squares(state)
     board = state.board
-    around = [(sq, _faces_around(board, sq)) for sq in squares]
+    around = [(sq, _around(board, sq)) for sq in squares]
     moves = []
     for kind in sorted(set(_playable(state))):
         a, b = kind >> 2, kind & 3
@@ -325,7 +334,7 @@ def apply(state: State, move: Move) -> State:
                 "more than a 4x4 grid",
                 "5.1b",
             )
-    meet = _meet_all(face * 4 + back, _faces_around(board, sq))
+    meet = _meet_all(face * 4 + back, _around(board, sq))
     if order:
         res = meet.result.get(order)
         if res is None:
@@ -433,7 +442,7 @@ def format_move(state: State, move: Move) -> str:
     base = f"{_card_name(move.face, move.back)}-{SQUARES[move.square]}"
     if not move.order:
         return base
-    meet = _meet_all(move.face * 4 + move.back, _faces_around(state.board, move.square))
+    meet = _meet_all(move.face * 4 + move.back, _around(state.board, move.square))
     res = meet.result.get(move.order)
     if res is None:  # not a possible order here: keep it as typed
         return base + ":" + "".join(DIRS[d] for d in move.order)

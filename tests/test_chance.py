@@ -1,0 +1,58 @@
+"""The chance derivation must match notation/README.md exactly (its test vectors)."""
+
+import hashlib
+
+from adjudicator.chance import DOMAIN, Chance, shuffled
+
+
+def test_block_zero_is_the_documented_digest() -> None:
+    block = hashlib.sha256(DOMAIN + b"\x0042\x00deck\x00" + bytes(8)).hexdigest()
+    assert block == "da670e63a0d1ca1606858970e05559a5f7314d9c79209f80d557f46dad078280"
+    c = Chance("42", "deck")
+    words = [c.word() for _ in range(8)]
+    assert words == [int(block[i : i + 8], 16) for i in range(0, 64, 8)]
+
+
+def test_words_continue_into_the_next_block() -> None:
+    c = Chance("42", "deck")
+    words = [c.word() for _ in range(9)]
+    block1 = hashlib.sha256(DOMAIN + b"\x0042\x00deck\x00" + (1).to_bytes(8, "big")).digest()
+    assert words[8] == int.from_bytes(block1[:4], "big")
+
+
+def test_documented_vectors() -> None:
+    c = Chance("42", "deck")
+    assert [c.word() for _ in range(3)] == [3664186979, 2698103318, 109414768]
+    assert Chance("42", "deck").below(6) == 5
+    assert shuffled("example", "deck", range(10)) == [8, 6, 1, 0, 3, 9, 2, 5, 7, 4]
+    assert shuffled("42", "seasons", range(4)) == [2, 1, 0, 3]
+
+
+def test_rejection_sampling_skips_words_at_or_above_the_limit() -> None:
+    # n = 3 * 2**30: limit = 2**32 - 2**30, so words >= 3 * 2**30 are rejected.
+    n = 3 * 2**30
+    c, probe = Chance("s", "l"), Chance("s", "l")
+    words = []
+    while len(words) < 50:
+        words.append(probe.word())
+    expected = []
+    for w in words:
+        if w < n:
+            expected.append(w % n)
+    got = [c.below(n) for _ in range(len(expected) - 1)]
+    assert got == expected[: len(got)]
+    assert any(w >= n for w in words), "the seed must exercise a rejection"
+
+
+def test_labels_and_seeds_give_independent_streams() -> None:
+    assert shuffled("1", "a", range(20)) != shuffled("1", "b", range(20))
+    assert shuffled("1", "a", range(20)) != shuffled("2", "a", range(20))
+    assert shuffled("1", "a", range(20)) == shuffled("1", "a", range(20))
+
+
+def test_below_is_roughly_uniform() -> None:
+    c = Chance("uniform", "test")
+    counts = [0] * 6
+    for _ in range(6000):
+        counts[c.below(6)] += 1
+    assert all(850 < k < 1150 for k in counts), counts
