@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
 import msgspec
+from msgspec.structs import replace as _replace
 
 from ..chance import shuffled
 from ..engine import Outcome, Param, Standing, Style, Value
@@ -63,13 +65,18 @@ _SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
 _COLOURS = ("32", "33", "31", "36")  # Spring green, Summer yellow, Fall red, Winter cyan
 
 
+# The board has one extra, always empty, entry OFF: neighbours off the frame
+# point to it, so looking a neighbour up needs no bounds check.
+OFF = SIZE * SIZE
+
+
 def _neighbours(i: int) -> tuple[int, int, int, int]:
     r, c = divmod(i, SIZE)
     return (
-        i + SIZE if r < SIZE - 1 else -1,
-        i + 1 if c < SIZE - 1 else -1,
-        i - SIZE if r > 0 else -1,
-        i - 1 if c > 0 else -1,
+        i + SIZE if r < SIZE - 1 else OFF,
+        i + 1 if c < SIZE - 1 else OFF,
+        i - SIZE if r > 0 else OFF,
+        i - 1 if c > 0 else OFF,
     )
 
 
@@ -83,6 +90,10 @@ def _kind(a: int, b: int) -> int:
 
 def _flip(code: int) -> int:
     return (code & 3) * 4 + (code >> 2)
+
+
+_FLIPPED = tuple(_flip(c) for c in range(16))
+_MASK_DIRS = tuple(tuple(d for d in range(4) if m >> d & 1) for m in range(16))
 
 
 def _season_set(s: int) -> list[int]:
@@ -112,7 +123,7 @@ class State(msgspec.Struct, frozen=True):
     goal: str
     owners: tuple[int, ...]  # season -> seat, -1 for nobody (3 players)
     season_order: tuple[int, ...]  # seasons in turn order, a season nobody owns last
-    board: tuple[int, ...]  # 49 squares: -1 empty, else face * 4 + back
+    board: tuple[int, ...]  # 49 squares and OFF: -1 empty, else face * 4 + back
     hands: tuple[tuple[int, ...], ...]  # per seat, sorted card kinds
     deck: tuple[int, ...]  # solo: the shuffled deck, deck[0] drawn and to be placed
     placed: int  # cards on the table
@@ -126,7 +137,7 @@ class State(msgspec.Struct, frozen=True):
 
 def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State:
     n = len(players)
-    board = [-1] * (SIZE * SIZE)
+    board = [-1] * (OFF + 1)
     placed, last, box = 0, -1, (SIZE, -1, SIZE, -1)
     deck: tuple[int, ...] = ()
     if n == 1:
@@ -234,12 +245,7 @@ def _meet_all(code: int, around: tuple[int, int, int, int]) -> _Meetings:
 
 def _around(board: tuple[int, ...], square: int) -> tuple[int, int, int, int]:
     n, e, s, w = NEIGHBOURS[square]
-    return (
-        board[n] if n >= 0 else -1,
-        board[e] if e >= 0 else -1,
-        board[s] if s >= 0 else -1,
-        board[w] if w >= 0 else -1,
-    )
+    return (board[n], board[e], board[s], board[w])
 
 
 # --- moves ---------------------------------------------------------------------------
@@ -259,7 +265,7 @@ def _open_squares(state: State) -> list[int]:
     for r in range(max(0, r1 - 3), min(SIZE - 1, r0 + 3) + 1):
         for c in range(max(0, c1 - 3), min(SIZE - 1, c0 + 3) + 1):
             i = r * SIZE + c
-            if board[i] < 0 and any(j >= 0 and board[j] >= 0 for j in NEIGHBOURS[i]):
+            if board[i] < 0 and any(board[j] >= 0 for j in NEIGHBOURS[i]):
                 out.append(i)
     return out
 
@@ -298,10 +304,12 @@ def apply(state: State, move: Move) -> State:
     if seat < 0:
         raise _illegal("the game is over: all 16 cards are on the table", "6")
     face, back, sq, order = move
-    kind = _kind(face, back)
-    playable = _playable(state)
+    code = face * 4 + back
+    kind = code if face <= back else back * 4 + face
+    deck = state.deck
+    playable = deck[:1] if deck else state.hands[seat]
     if kind not in playable:
-        if state.deck:
+        if deck:
             held = playable[0]
             raise _illegal(
                 f"the card drawn is {_card_name(held >> 2, held & 3)}, not "
@@ -315,6 +323,8 @@ def apply(state: State, move: Move) -> State:
     if board[sq] >= 0:
         raise _illegal(f"{SQUARES[sq]} already holds a card", "5.1")
     r, c = divmod(sq, SIZE)
+    n_, e_, s_, w_ = NEIGHBOURS[sq]
+    around = (board[n_], board[e_], board[s_], board[w_])
     if state.placed == 0:
         if sq != CENTRE:
             raise _illegal(
@@ -322,11 +332,10 @@ def apply(state: State, move: Move) -> State:
             )
         box = (r, r, c, c)
     else:
-        nbrs = NEIGHBOURS[sq]
-        if not any(j >= 0 and board[j] >= 0 for j in nbrs):
+        if max(around) < 0:
             raise _illegal(f"{SQUARES[sq]} is not adjacent to any card", "5.1a")
         r0, r1, c0, c1 = state.box
-        box = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+        box = (r if r < r0 else r0, r if r > r1 else r1, c if c < c0 else c0, c if c > c1 else c1)
         if box[1] - box[0] > 3 or box[3] - box[2] > 3:
             raise _illegal(
                 f"a card on {SQUARES[sq]} would spread the cards over "
@@ -334,7 +343,7 @@ def apply(state: State, move: Move) -> State:
                 "more than a 4x4 grid",
                 "5.1b",
             )
-    meet = _meet_all(face * 4 + back, _around(board, sq))
+    meet = _MEETINGS.get((code, *around)) or _meet_all(code, around)
     if order:
         res = meet.result.get(order)
         if res is None:
@@ -359,23 +368,20 @@ def apply(state: State, move: Move) -> State:
     new[sq] = final
     if mask:
         nbrs = NEIGHBOURS[sq]
-        for d in range(4):
-            if mask >> d & 1:
-                new[nbrs[d]] = _flip(new[nbrs[d]])
+        for d in _MASK_DIRS[mask]:
+            j = nbrs[d]
+            new[j] = _FLIPPED[new[j]]
     placed = state.placed + 1
     n = len(state.players)
-    if state.deck:
-        deck, hands = state.deck[1:], state.hands
+    if deck:
+        deck, hands = deck[1:], state.hands
     else:
-        deck = state.deck
-        hand = list(state.hands[seat])
-        hand.remove(kind)
-        hands = state.hands[:seat] + (tuple(hand),) + state.hands[seat + 1 :]
-    return State(
-        players=state.players,
-        goal=state.goal,
-        owners=state.owners,
-        season_order=state.season_order,
+        hands = state.hands
+        hand = hands[seat]
+        k = hand.index(kind)
+        hands = (*hands[:seat], hand[:k] + hand[k + 1 :], *hands[seat + 1 :])
+    return _replace(
+        state,
         board=tuple(new),
         hands=hands,
         deck=deck,
@@ -409,6 +415,12 @@ def parse_move(state: State, text: str) -> Move:
     >>> parse_move(None, "fall/spring c3")
     Move(face=2, back=0, square=16, order=())
     """
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Move:
+    # A move reads the same in every position, so readings are cached.
     flat = "".join(text.split()).lower()
     m = _MOVE_RE.fullmatch(flat)
     if m is None:
@@ -437,9 +449,14 @@ def parse_move(state: State, text: str) -> Move:
     return Move(face, back, square, order)
 
 
+_BASE = tuple(
+    tuple(f"{SEASONS[c >> 2]}{SEASONS[c & 3]}-{sq}" for sq in SQUARES) for c in range(16)
+)
+
+
 def format_move(state: State, move: Move) -> str:
     """The canonical notation: the order of meetings only when it changes the outcome."""
-    base = f"{_card_name(move.face, move.back)}-{SQUARES[move.square]}"
+    base = _BASE[move.face * 4 + move.back][move.square]
     if not move.order:
         return base
     meet = _meet_all(move.face * 4 + move.back, _around(state.board, move.square))
@@ -456,26 +473,25 @@ def format_move(state: State, move: Move) -> str:
 
 def _tally(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Face-up cards per season and each season's largest connected group."""
+    faces = {i: c >> 2 for i, c in enumerate(board) if c >= 0}
     counts = [0] * 4
     groups = [0] * 4
-    seen = [False] * len(board)
-    for i, code in enumerate(board):
-        if code < 0:
-            continue
-        s = code >> 2
+    for s in faces.values():
         counts[s] += 1
-        if seen[i]:
-            continue
-        seen[i] = True
-        stack, size = [i], 0
+    unseen = set(faces)
+    while unseen:
+        start = unseen.pop()
+        s = faces[start]
+        stack, size = [start], 0
         while stack:
             k = stack.pop()
             size += 1
             for j in NEIGHBOURS[k]:
-                if j >= 0 and not seen[j] and board[j] >= 0 and board[j] >> 2 == s:
-                    seen[j] = True
+                if j in unseen and faces[j] == s:
+                    unseen.discard(j)
                     stack.append(j)
-        groups[s] = max(groups[s], size)
+        if size > groups[s]:
+            groups[s] = size
     return counts, groups
 
 
@@ -617,7 +633,7 @@ def view(state: State, seat: int | None) -> View:
         goal=state.goal if n == 1 else None,
         board={
             SQUARES[i]: _card_name(c >> 2, c & 3)
-            for i, c in sorted(enumerate(state.board), key=lambda t: SQUARES[t[0]])
+            for i, c in sorted(enumerate(state.board[:OFF]), key=lambda t: SQUARES[t[0]])
             if c >= 0
         },
         last=SQUARES[state.last] if state.last >= 0 else None,
