@@ -44,13 +44,13 @@ app = typer.Typer(
     help=(
         "Referee for tabletop games played by email: start a game log, show the "
         "board and the legal moves, extend the log with moves, replay and validate "
-        "it.\n\nExample: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json"
+        "it.\n\n\b\nExample: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json"
     ),
 )
 
 # --- shared options ----------------------------------------------------------------------
 
-LogArg = Annotated[str, typer.Argument(metavar="LOG", help="A game log file, or - for stdin.")]
+LogArg = Annotated[str, typer.Argument(help="A game log file, or - for stdin.", show_default=False)]
 AsOpt = Annotated[
     Optional[str],
     typer.Option("--as", metavar="PLAYER", help="See the game as this player sees it."),
@@ -206,6 +206,7 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int) -> Non
 def list_games(json_: JsonOpt = False) -> None:
     """List the games, their player counts and their parameters with defaults.
 
+    \b
     Example: adjudicator games
     """
     if json_:
@@ -245,6 +246,7 @@ def new(
 ) -> None:
     """Start a new game log.
 
+    \b
     Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
     """
     log = match.new_log(game, _players(players), seed, _params(param))
@@ -273,6 +275,7 @@ def show(
     By default the position is shown as the player to move sees it (and with
     their legal moves); once the game is over, as everybody sees it.
 
+    \b
     Example: adjudicator show game.json --as bob --at 5
     """
     data = _read(log)
@@ -296,6 +299,7 @@ def legal(log: LogArg, json_: JsonOpt = False) -> None:
     With --json: {"player": NAME or null, "moves": [...]}, an empty list once
     the game is over.
 
+    \b
     Example: adjudicator legal game.json --json
     """
     rep = match.validate(_read(log))
@@ -313,7 +317,7 @@ def legal(log: LogArg, json_: JsonOpt = False) -> None:
 @app.command()
 def extend(
     log: LogArg,
-    moves: Annotated[list[str], typer.Argument(metavar="MOVE...", help="Moves in the game's notation.")],
+    moves: Annotated[list[str], typer.Argument(help="Moves in the game's notation.", show_default=False)],
     as_: Annotated[Optional[str], typer.Option("--as", metavar="PLAYER", help="Refuse any move that is not this player's.")] = None,
     comment: Annotated[Optional[str], typer.Option("--comment", "-m", help="A comment recorded with the last move.")] = None,
     ascii_: AsciiOpt = False,
@@ -324,6 +328,7 @@ def extend(
     replaced atomically; on any error it is left byte-for-byte unchanged. With
     LOG '-' the new log goes to stdout.
 
+    \b
     Example: adjudicator extend game.json FaSp-c3 --as bob
     """
     data = _read(log)
@@ -350,6 +355,7 @@ def replay(log: LogArg, as_: AsOpt = None, json_: JsonOpt = False, ascii_: Ascii
     Each position is shown as the player to move sees it, with their legal
     moves (or as --as PLAYER sees it).
 
+    \b
     Example: adjudicator replay examples/turn-of-time/3-players.json --ascii
     """
     data = _read(log)
@@ -370,7 +376,7 @@ def replay(log: LogArg, as_: AsOpt = None, json_: JsonOpt = False, ascii_: Ascii
 
 @app.command()
 def validate(
-    logs: Annotated[list[str], typer.Argument(metavar="LOG...", help="Log files to check (- for stdin).")],
+    logs: Annotated[list[str], typer.Argument(help="Log files to check (- for stdin).", show_default=False)],
     json_: JsonOpt = False,
 ) -> None:
     """Check logs move by move; exit 0 only if every one is valid.
@@ -379,6 +385,7 @@ def validate(
     move, legal and in canonical notation, and the right result. Each bad log
     gets one line naming its first bad move.
 
+    \b
     Example: adjudicator validate examples/turn-of-time/*.json
     """
     report = []
@@ -414,6 +421,7 @@ def validate(
 def schema() -> None:
     """Print the JSON Schema of the log format (kept in notation/log.schema.json).
 
+    \b
     Example: adjudicator schema > log.schema.json
     """
     typer.echo(logmod.schema_text(), nl=False)
@@ -432,6 +440,7 @@ def simulate(
 ) -> None:
     """Play a game of random legal moves and write its log (self-play).
 
+    \b
     Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
     """
     import secrets

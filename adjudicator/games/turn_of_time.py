@@ -243,6 +243,43 @@ def _meet_all(code: int, around: tuple[int, int, int, int]) -> _Meetings:
     return m
 
 
+class _Choices(NamedTuple):
+    meets: dict[int, _Meetings]  # face shown -> its meetings
+    canon: dict[tuple[int, int], tuple[int, tuple[int, ...]]]  # result -> (face, order)
+    reps: tuple[tuple[int, tuple[int, ...]], ...]  # the canonical (face, order) of each result
+
+
+_CHOICES: dict[tuple[int, int, int, int, int], _Choices] = {}
+
+
+def _choose(kind: int, around: tuple[int, int, int, int]) -> _Choices:
+    """Every distinct result of placing a card of ``kind`` among ``around``.
+
+    Both faces and every order of meetings are tried. A result reached in
+    several ways is written the shortest way (without an order if a face
+    needs none), then with the face the card ends up showing, then with the
+    face earlier in seasonal order, then with the first order.
+    """
+    key = (kind, *around)
+    ch = _CHOICES.get(key)
+    if ch is not None:
+        return ch
+    a, b = kind >> 2, kind & 3
+    meets: dict[int, _Meetings] = {}
+    ways = []
+    for face, back in ((a, b),) if a == b else ((a, b), (b, a)):
+        m = meets[face] = _meet_all(face * 4 + back, around)
+        for order in m.reps:
+            spelled = order if len(m.reps) > 1 else ()
+            res = m.result[order]
+            ways.append((len(spelled) > 0, face != res[0] >> 2, face, spelled, res))
+    canon: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    for _, _, face, order, res in sorted(ways):
+        canon.setdefault(res, (face, order))
+    ch = _CHOICES[key] = _Choices(meets, canon, tuple(canon.values()))
+    return ch
+
+
 def _around(board: tuple[int, ...], square: int) -> tuple[int, int, int, int]:
     n, e, s, w = NEIGHBOURS[square]
     return (board[n], board[e], board[s], board[w])
@@ -278,15 +315,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     around = [(sq, _around(board, sq)) for sq in squares]
     moves = []
     for kind in sorted(set(_playable(state))):
-        a, b = kind >> 2, kind & 3
-        for face, back in ((a, b),) if a == b else ((a, b), (b, a)):
-            code = face * 4 + back
-            for sq, faces in around:
-                reps = _meet_all(code, faces).reps
-                if len(reps) == 1:
-                    moves.append(Move(face, back, sq, ()))
-                else:
-                    moves.extend(Move(face, back, sq, rep) for rep in reps)
+        other = (kind >> 2) + (kind & 3)
+        for sq, faces in around:
+            for face, order in _choose(kind, faces).reps:
+                moves.append(Move(face, other - face, sq, order))
     moves.sort(key=lambda m: (m.face, m.back, SQUARES[m.square], m.order))
     return tuple(moves)
 
@@ -355,8 +387,10 @@ def apply(state: State, move: Move) -> State:
             )
     else:
         if len(meet.reps) > 1:
-            base = f"{_card_name(face, back)}-{SQUARES[sq]}:"
-            options = tuple(base + "".join(DIRS[d] for d in rep) for rep in meet.reps)
+            canon = _choose(kind, around).canon
+            options = tuple(
+                _spell(*canon[meet.result[rep]], face + back, sq) for rep in meet.reps
+            )
             raise AmbiguousMoveError(
                 "the order of meetings changes the outcome; add it: " + " or ".join(options),
                 f"{TITLE} 5.2",
@@ -454,18 +488,23 @@ _BASE = tuple(
 )
 
 
+def _spell(face: int, order: tuple[int, ...], seasons: int, square: int) -> str:
+    """The notation of a card of two seasons summing to ``seasons`` shown as ``face``."""
+    text = _BASE[face * 4 + seasons - face][square]
+    return text + ":" + "".join(DIRS[d] for d in order) if order else text
+
+
 def format_move(state: State, move: Move) -> str:
-    """The canonical notation: the order of meetings only when it changes the outcome."""
-    base = _BASE[move.face * 4 + move.back][move.square]
-    if not move.order:
-        return base
-    meet = _meet_all(move.face * 4 + move.back, _around(state.board, move.square))
-    res = meet.result.get(move.order)
-    if res is None:  # not a possible order here: keep it as typed
-        return base + ":" + "".join(DIRS[d] for d in move.order)
-    if len(meet.reps) == 1:
-        return base
-    return base + ":" + "".join(DIRS[d] for d in meet.rep_of[res])
+    """The canonical notation: the way of reaching the move's result that is
+    written first (see ``_choose``); an impossible move is written as typed."""
+    face, back, sq, order = move
+    kind = face * 4 + back if face <= back else back * 4 + face
+    ch = _choose(kind, _around(state.board, sq))
+    meet = ch.meets[face]
+    res = meet.result.get(order or meet.dirs)
+    if res is None or (not order and len(meet.reps) > 1):
+        return _spell(face, order, face + back, sq)
+    return _spell(*ch.canon[res], face + back, sq)
 
 
 # --- scoring (6, 7) ------------------------------------------------------------------------
