@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 
 from . import games, log as logmod, match
 from .engine import Game, Outcome, Style
-from .errors import AdjudicatorError, ParameterError
+from .errors import AdjudicatorError, ParameterError, one_line
 from .log import Log
 
 
@@ -31,7 +31,7 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except AdjudicatorError as e:
-            typer.echo(f"Error: {e}", err=True)
+            typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(1) from None
 
 
@@ -181,9 +181,10 @@ def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defau
 
 
 def _print_position(game: Game, pos: _Position, style: Style, total: int) -> None:
+    dot = " · " if style.unicode else " - "
     where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
-    seen = f" · as seen by {pos.viewer}" if pos.viewer else " · public view"
-    typer.echo(f"{game.TITLE} · {where}{seen}")
+    seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
+    typer.echo(dot.join((game.TITLE, where, seen)))
     if pos.move is not None:
         typer.echo(f"Last move: {pos.move.by} {pos.move.move}"
                    + (f"  # {pos.move.comment}" if pos.move.comment else ""))
@@ -267,13 +268,15 @@ def show(
     as_: AsOpt = None,
     public: Annotated[bool, typer.Option("--public", help="Show only what every player may see.")] = False,
     at: Annotated[Optional[int], typer.Option("--at", metavar="N", help="Show the position after N moves (0 is the start).")] = None,
+    ignore_rest: Annotated[bool, typer.Option("--ignore-rest", help="With --at: show the position even if later moves or the result are bad (to audit a disputed log).")] = False,
     json_: JsonOpt = False,
     ascii_: AsciiOpt = False,
 ) -> None:
     """Show the board, whose turn it is, the legal moves and the score.
 
     By default the position is shown as the player to move sees it (and with
-    their legal moves); once the game is over, as everybody sees it.
+    their legal moves); once the game is over, as everybody sees it. The whole
+    log must be valid, unless --ignore-rest is given with --at.
 
     \b
     Example: adjudicator show game.json --as bob --at 5
@@ -281,6 +284,10 @@ def show(
     data = _read(log)
     if at is not None and not 0 <= at <= len(data.moves):
         raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+    if ignore_rest and at is None:
+        raise ParameterError("--ignore-rest needs --at N")
+    if not ignore_rest:
+        match.validate(data)
     rep = match.replay(data, upto=at) if at is not None else match.validate(data)
     viewer = _seat(rep, as_)
     default = as_ is None and not public
@@ -402,9 +409,10 @@ def validate(
         except AdjudicatorError as e:
             bad += 1
             entry["error"] = str(e)
-            msg = str(e) if str(e).startswith(f"{path}:") else f"{path}: {e}"
+            text = str(e)
+            msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
             if not json_:
-                typer.echo(msg, err=True)
+                typer.echo(one_line(msg), err=True)
         else:
             if not json_:
                 state = (f"over, {match.describe(data.result)}" if data.result is not None
@@ -445,7 +453,7 @@ def simulate(
     """
     import secrets
 
-    log = match.simulate(game, _players(players), seed or secrets.token_hex(8),
+    log = match.simulate(game, _players(players), secrets.token_hex(8) if seed is None else seed,
                          _params(param), play_seed=play_seed, max_moves=max_moves)
     data = logmod.encode(log)
     if output is None:

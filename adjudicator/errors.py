@@ -11,6 +11,8 @@ the replay layer adds them with :meth:`MoveError.at`.
 
 from __future__ import annotations
 
+import unicodedata
+
 
 class AdjudicatorError(ValueError):
     """Base of every error caused by bad input (never by a bug)."""
@@ -40,15 +42,17 @@ class MoveError(AdjudicatorError):
         self.player: str | None = None
         self.text: str | None = None
 
-    def at(self, number: int, player: str, text: str) -> MoveError:
-        """Locate the error at move ``number`` (1-based) typed by ``player``."""
+    def at(self, number: int, player: str | None, text: str) -> MoveError:
+        """Locate the error at move ``number`` (1-based) typed by ``player``
+        (``None`` when nobody could have made it: after the end)."""
         self.number, self.player, self.text = number, player, text
         return self
 
     def __str__(self) -> str:
         head = ""
         if self.number is not None:
-            head = f"move {self.number} ({self.player}) {self.text!r}: "
+            who = f" ({self.player})" if self.player else ""
+            head = f"move {self.number}{who} {self.text!r}: "
         elif self.text is not None:
             head = f"{self.text!r}: "
         tail = f" ({self.clause})" if self.clause else ""
@@ -74,3 +78,15 @@ class AmbiguousMoveError(MoveError):
     ) -> None:
         super().__init__(reason, clause)
         self.candidates = candidates
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped.
+
+    Names and moves come from files that travel by email; whatever they hold,
+    an error stays one line and cannot forge another.
+    """
+    return "".join(
+        repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
+        for ch in text
+    )

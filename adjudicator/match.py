@@ -196,9 +196,12 @@ def check_result(rep: Replay) -> None:
         raise BadLogError(
             f"result: the game is over but the log records no result; it is {describe(actual)}"
         )
-    raise BadLogError(
-        f"result: the log says {describe(stored)}, but the moves give {describe(actual)}"
-    )
+    said, given = describe(stored), describe(actual)
+    if said == given:  # the scores agree; say which line of the details does not
+        pairs = zip(stored.details + ("",) * len(actual.details), actual.details + ("",) * len(stored.details))
+        said, given = next((repr(a), repr(b)) for a, b in pairs if a != b)
+        raise BadLogError(f"result: the log's details say {said}, but the moves give {given}")
+    raise BadLogError(f"result: the log says {said}, but the moves give {given}")
 
 
 def validate(log: Log, *, keep: bool = False) -> Replay:
@@ -237,7 +240,11 @@ def extend(
     for text in texts:
         number = len(entries) + 1
         seat = game.to_move(state)
-        by = as_player if as_player is not None else (players[seat] if seat is not None else "-")
+        if seat is None:
+            raise IllegalMoveError("the game is already over", game.END_CLAUSE).at(
+                number, as_player, text
+            )
+        by = as_player if as_player is not None else players[seat]
         problem = _out_of_turn(game, players, seat, by)
         if problem is not None:
             raise problem.at(number, by, text)
