@@ -11,6 +11,7 @@ Fisher-Yates from the last position down. Nothing here depends on Python's
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -18,6 +19,7 @@ T = TypeVar("T")
 
 DOMAIN = b"adjudicator/chance/v1"
 _WORD = 1 << 32
+_WORDS = struct.Struct(">8I")  # a SHA-256 block as eight big-endian words
 
 
 class Chance:
@@ -42,7 +44,7 @@ class Chance:
             block = hashlib.sha256(self._prefix + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
             # Reversed so that pop() yields the words in block order.
-            self._words = [int.from_bytes(block[i : i + 4], "big") for i in range(28, -1, -4)]
+            self._words = list(_WORDS.unpack(block))[::-1]
         return self._words.pop()
 
     def below(self, n: int) -> int:

@@ -68,6 +68,11 @@ def check_views(game: Game, state, players: int, seed: str) -> None:
 
 @pytest.mark.parametrize(("game_id", "n", "params", "seed"), CASES)
 def test_random_play_conforms(game_id: str, n: int, params: dict, seed: str) -> None:
+    play_and_check(game_id, n, params, seed)
+
+
+def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
+    """One random game of ``game_id`` with every check of this module's docstring."""
     game = games.get(game_id)
     log = match.new_log(game_id, NAMES[:n], seed, params)
     _, state = match.start(log)

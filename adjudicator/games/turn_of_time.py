@@ -137,43 +137,19 @@ class State(msgspec.Struct, frozen=True):
 
 def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State:
     n = len(players)
-    board = [-1] * (OFF + 1)
-    placed, last, box = 0, -1, (SIZE, -1, SIZE, -1)
-    deck: tuple[int, ...] = ()
     if n == 1:
         # 7. SOLO RULES: all 16 cards in one shuffled deck.
         deck = tuple(shuffled(seed, "deck", DECK))
-        owners, order, hands = (0, 0, 0, 0), (0, 1, 2, 3), ((),)
+        owners, order, hands, first = (0, 0, 0, 0), (0, 1, 2, 3), ((),), -1
     else:
         # 3. SETUP: the seasons are drawn at random.
-        perm = shuffled(seed, "seasons", range(4))
-        owners_l = [-1] * 4
-        hands_l: list[list[int]] = [[] for _ in range(n)]
-        if n == 2:
-            # "As 4 players but with 2 season sets each": seats alternate seasons.
-            for i, s in enumerate(perm):
-                owners_l[s] = i % 2
-                hands_l[i % 2] += _season_set(s)
-        else:
-            for i in range(n):
-                owners_l[perm[i]] = i
-                hands_l[i] += _season_set(perm[i])
-        if n == 3:
-            absent = perm[3]
-            for i in range(3):
-                own = perm[i]
-                if params["absent-doubles"] == "example":
-                    other = next(
-                        t for t in ((own + k) % 4 for k in (1, 2, 3)) if t != absent
-                    )
-                else:
-                    other = own
-                hands_l[i].append(_kind(absent, other))
-            # 5.1: the undrawn single season card is placed on the table first.
-            board[CENTRE] = absent * 5
-            placed, last, box = 1, CENTRE, (3, 3, 3, 3)
-        owners, order = tuple(owners_l), tuple(perm)
-        hands = tuple(tuple(sorted(h)) for h in hands_l)
+        perm = tuple(shuffled(seed, "seasons", range(4)))
+        owners, order, hands, first = _deal(n, perm, str(params["absent-doubles"]))
+        deck = ()
+    board = [-1] * (OFF + 1)
+    if first >= 0:
+        # 5.1: the undrawn single season card is placed on the table first.
+        board[CENTRE] = first * 5
     return State(
         players=players,
         goal=str(params["goal"]),
@@ -182,11 +158,41 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         board=tuple(board),
         hands=hands,
         deck=deck,
-        placed=placed,
+        placed=1 if first >= 0 else 0,
         seat=0,
-        box=box,
-        last=last,
+        box=(3, 3, 3, 3) if first >= 0 else (SIZE, -1, SIZE, -1),
+        last=CENTRE if first >= 0 else -1,
     )
+
+
+@lru_cache(maxsize=None)
+def _deal(
+    n: int, perm: tuple[int, ...], absent_doubles: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int]:
+    """Owners, turn order of the seasons, hands and the season of the first card
+    (-1: none) when the seasons are drawn in the order ``perm`` (3. SETUP)."""
+    owners = [-1] * 4
+    hands: list[list[int]] = [[] for _ in range(n)]
+    if n == 2:
+        # "As 4 players but with 2 season sets each": seats alternate seasons.
+        for i, s in enumerate(perm):
+            owners[s] = i % 2
+            hands[i % 2] += _season_set(s)
+    else:
+        for i in range(n):
+            owners[perm[i]] = i
+            hands[i] += _season_set(perm[i])
+    first = -1
+    if n == 3:
+        first = absent = perm[3]
+        for i in range(3):
+            own = perm[i]
+            if absent_doubles == "example":
+                other = next(t for t in ((own + k) % 4 for k in (1, 2, 3)) if t != absent)
+            else:
+                other = own
+            hands[i].append(_kind(absent, other))
+    return tuple(owners), perm, tuple(tuple(sorted(h)) for h in hands), first
 
 
 def to_move(state: State) -> int | None:
@@ -494,17 +500,37 @@ def _spell(face: int, order: tuple[int, ...], seasons: int, square: int) -> str:
     return text + ":" + "".join(DIRS[d] for d in order) if order else text
 
 
+_SPELLED: dict[tuple, tuple[int, str]] = {}
+
+
 def format_move(state: State, move: Move) -> str:
     """The canonical notation: the way of reaching the move's result that is
     written first (see ``_choose``); an impossible move is written as typed."""
     face, back, sq, order = move
+    board = state.board
+    n, e, s, w = NEIGHBOURS[sq]
+    key = (face * 4 + back, order, board[n], board[e], board[s], board[w])
+    spelled = _SPELLED.get(key)
+    if spelled is None:
+        if len(_SPELLED) > 200_000:  # bound the memory a stream of odd logs can take
+            _SPELLED.clear()
+        spelled = _SPELLED[key] = _canonical(face, back, order, key[2:])  # type: ignore[arg-type]
+    code, suffix = spelled
+    return _BASE[code][sq] + suffix
+
+
+def _canonical(
+    face: int, back: int, order: tuple[int, ...], around: tuple[int, int, int, int]
+) -> tuple[int, str]:
+    """The card code and order suffix of the canonical spelling (memoised above)."""
     kind = face * 4 + back if face <= back else back * 4 + face
-    ch = _choose(kind, _around(state.board, sq))
+    ch = _choose(kind, around)
     meet = ch.meets[face]
     res = meet.result.get(order or meet.dirs)
-    if res is None or (not order and len(meet.reps) > 1):
-        return _spell(face, order, face + back, sq)
-    return _spell(*ch.canon[res], face + back, sq)
+    if res is not None and (order or len(meet.reps) == 1):
+        face, order = ch.canon[res]
+        back = (kind >> 2) + (kind & 3) - face
+    return face * 4 + back, (":" + "".join(DIRS[d] for d in order)) if order else ""
 
 
 # --- scoring (6, 7) ------------------------------------------------------------------------
