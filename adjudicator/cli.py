@@ -106,6 +106,17 @@ def _write(path: str, data: bytes, *, replace: bool = True) -> None:
         raise
 
 
+def _emit(log: Log, output: str | None, force: bool) -> bool:
+    """Write ``log`` to ``output`` (True) or, without one, to stdout alone (False)."""
+    data = logmod.encode(log)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return False
+    _write(output, data, replace=force)
+    return True
+
+
 def _players(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
@@ -251,15 +262,10 @@ def new(
     Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
     """
     log = match.new_log(game, _players(players), seed, _params(param))
-    data = logmod.encode(log)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    _write(output, data, replace=force)
-    rep = match.replay(log)
-    typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
-               f"{rep.to_move()} to move.")
+    if _emit(log, output, force):
+        rep = match.replay(log)
+        typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
+                   f"{rep.to_move()} to move.")
 
 
 @app.command()
@@ -340,12 +346,10 @@ def extend(
     """
     data = _read(log)
     new_log = match.extend(data, moves, as_player=as_, comment=comment)
-    encoded = logmod.encode(new_log)
     if log == "-":
-        sys.stdout.buffer.write(encoded)
-        sys.stdout.flush()
+        _emit(new_log, None, False)
         return
-    _write(log, encoded)
+    _write(log, logmod.encode(new_log))
     rep = match.replay(new_log)
     mover = rep.players.index(new_log.moves[-1].by)
     added = len(new_log.moves) - len(data.moves)
@@ -455,13 +459,8 @@ def simulate(
 
     log = match.simulate(game, _players(players), secrets.token_hex(8) if seed is None else seed,
                          _params(param), play_seed=play_seed, max_moves=max_moves)
-    data = logmod.encode(log)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    _write(output, data, replace=force)
-    typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
+    if _emit(log, output, force):
+        typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
 
 
 def main() -> None:

@@ -251,13 +251,19 @@ def expected_outcomes(state) -> set[tuple[str, str, frozenset]]:
             for square in open_squares(cards):
                 around = {d: cards[n] for d in DIRECTIONS if (n := step(square, d)) in cards}
                 for order in itertools.permutations(around):
-                    final, after = meet(card, around, "".join(order))
-                    new = dict(cards)
-                    new[square] = final
-                    for d, c in after.items():
-                        new[step(square, d)] = c
-                    out.add((card, square, frozenset(new.items())))
+                    out.add((card, square, table_after(cards, card, square, around, order)))
     return out
+
+
+def table_after(cards: dict[str, str], card: str, square: str, around: dict[str, str],
+                order) -> frozenset:
+    """The table once ``card`` is placed on ``square`` and has met ``around`` in ``order``."""
+    final, flipped = meet(card, around, "".join(order))
+    new = dict(cards)
+    new[square] = final
+    for d, c in flipped.items():
+        new[step(square, d)] = c
+    return frozenset(new.items())
 
 
 def engine_outcomes(state) -> list[tuple[str, str, frozenset]]:
@@ -886,14 +892,10 @@ def orderless(state, face: int, back: int, square: str, after: frozenset) -> boo
     cards = table(state)
     around = {d: cards[n] for d in DIRECTIONS if (n := step(square, d)) in cards}
     for card in {SEASONS[face] + SEASONS[back], SEASONS[back] + SEASONS[face]}:
-        tables = set()
-        for order in itertools.permutations(around):
-            final, flipped = meet(card, around, "".join(order))
-            new = dict(cards)
-            new[square] = final
-            for d, c in flipped.items():
-                new[step(square, d)] = c
-            tables.add(frozenset(new.items()))
+        tables = {
+            table_after(cards, card, square, around, order)
+            for order in itertools.permutations(around)
+        }
         if tables == {after}:
             return True
     return False
