@@ -8,6 +8,7 @@ Every project error is caught in one place (:class:`_Group`) and printed as one
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import tempfile
 import textwrap
@@ -455,8 +456,6 @@ def simulate(
     \b
     Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
     """
-    import secrets
-
     log = match.simulate(game, _players(players), secrets.token_hex(8) if seed is None else seed,
                          _params(param), play_seed=play_seed, max_moves=max_moves)
     if _emit(log, output, force):
