@@ -29,6 +29,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from adjudicator import games
 from adjudicator import log as logmod
 from adjudicator import match
 from adjudicator.cli import app
@@ -896,7 +897,7 @@ def test_games():
     assert "--param absent-doubles=own-season" in r.stdout
     assert "--param goal=dominance" in r.stdout
     data = json.loads(run("games", "--json").stdout)
-    assert [g["id"] for g in data] == [GAME]
+    assert [g["id"] for g in data] == list(games.GAMES)
     g = data[0]
     assert g["players"] == [1, 2, 3, 4]
     assert {p["name"]: p["default"] for p in g["params"]} == {
