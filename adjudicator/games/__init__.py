@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..engine import Game
 from ..errors import BadLogError
-from . import atlas, q_turn, time_palatrix, turn_of_time
+from . import atlas, fifteen_days, q_turn, time_palatrix, turn_of_time
 
-_MODULES: tuple[Game, ...] = (turn_of_time, q_turn, atlas, time_palatrix)  # type: ignore[assignment]
+_MODULES: tuple[Game, ...] = (turn_of_time, q_turn, atlas, time_palatrix, fifteen_days)  # type: ignore[assignment]
 
 GAMES: dict[str, Game] = {g.ID: g for g in _MODULES}
 
