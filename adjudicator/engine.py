@@ -147,6 +147,7 @@ class Game(Protocol):
     TURN_CLAUSE: str  # rule cited when someone moves out of turn
     END_CLAUSE: str  # rule cited when someone moves after the end
     NOTATION: str  # path of the notation document, e.g. "notation/turn-of-time.md"
+    VIEW: type[msgspec.Struct]  # what ``view`` returns, to read a view back from JSON
 
     def setup(self, params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> Any:
         """The starting state; ``params`` complete and validated."""

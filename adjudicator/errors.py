@@ -67,6 +67,11 @@ class IllegalMoveError(MoveError):
     """A well-formed move that the rules forbid in this position."""
 
 
+class ChainError(MoveError):
+    """A move entry whose digest does not follow from the header and the entries
+    before it: the log was edited after it was written."""
+
+
 class AmbiguousMoveError(MoveError):
     """A move that could mean several different legal moves.
 

@@ -12,11 +12,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from . import games
 from .chance import Chance
 from .engine import Game, Outcome, Value
-from .errors import BadLogError, IllegalMoveError, MoveError, NotationError, ParameterError
-from .log import FORMAT, VERSION, Log, MoveEntry
+from .errors import (
+    BadLogError,
+    ChainError,
+    IllegalMoveError,
+    MoveError,
+    NotationError,
+    ParameterError,
+)
+from . import seal
+from .log import FORMAT, SECRET_FORMAT, VERSION, Log, MoveEntry, Secret
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}")
 
@@ -90,6 +100,8 @@ def new_log(
         params=resolve_params(game, params or {}),
         players=players,
         seed=seed,
+        salt=None,
+        commitment=None,
         moves=(),
         result=None,
     )
@@ -97,17 +109,137 @@ def new_log(
     return log
 
 
+def new_refereed(
+    game_id: str,
+    players: Sequence[str],
+    seed: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> tuple[Log, Secret]:
+    """A refereed game: the public log holds a commitment to the seed, the
+    secret file (for the referee alone) the seed and the salt."""
+    seed = seal.new_secret_seed() if seed is None else seed
+    open_log = new_log(game_id, players, seed, params)
+    salt = seal.new_salt()
+    commitment = seal.commit(seed, salt)
+    log = msgspec.structs.replace(open_log, seed=None, commitment=commitment)
+    secret = Secret(
+        format=SECRET_FORMAT,
+        version=VERSION,
+        game=log.game,
+        players=log.players,
+        commitment=commitment,
+        seed=seed,
+        salt=salt,
+    )
+    return log, secret
+
+
+def unlock(log: Log, secret: Secret | None) -> Log:
+    """``log`` with the seed filled in from the referee's ``secret``, for replay.
+
+    The secret must belong to the log: the same commitment, and a seed and
+    salt that hash to it. An open or revealed log needs no secret.
+    """
+    if secret is None or log.seed is not None:
+        return log
+    if log.commitment is None:
+        raise BadLogError("header: the log has neither a seed nor a commitment")
+    if secret.commitment != log.commitment or secret.game != log.game:
+        raise BadLogError("the secret file belongs to another game (its commitment differs)")
+    if seal.commit(secret.seed, secret.salt) != secret.commitment:
+        raise BadLogError("the secret file is damaged: its seed and salt do not give its commitment")
+    return msgspec.structs.replace(log, seed=secret.seed, salt=secret.salt)
+
+
+def publish(log: Log, like: Log) -> Log:
+    """``log`` as it may be written where ``like`` was: a seed kept secret there stays out."""
+    if like.seed is None and log.seed is not None:
+        return msgspec.structs.replace(log, seed=None, salt=None)
+    return log
+
+
+def reveal(log: Log, secret: Secret) -> Log:
+    """The log with its seed and salt published, so anyone can check every move."""
+    if log.commitment is None:
+        raise BadLogError("this is an open game: its seed is in the log already")
+    return unlock(log, secret)
+
+
+class SecretSeedError(BadLogError):
+    """A refereed log whose seed is still secret, used where the seed is needed."""
+
+
 def start(log: Log) -> tuple[Game, Any]:
-    """The game of a log and its starting state, after checking the header."""
+    """The game of a log and its starting state, after checking the header.
+
+    A refereed log must have been unlocked with the referee's secret (or
+    revealed); a revealed seed must match the commitment.
+    """
     game = games.get(log.game)
     try:
         check_players(game, log.players)
         params = resolve_params(game, log.params, complete=True)
-        if not log.seed:
-            raise ParameterError("the seed must not be empty")
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
+    if log.commitment is None and log.salt is not None:
+        raise BadLogError("header: an open game has no salt (only a refereed game has one)")
+    if log.seed is None:
+        if log.commitment is None:
+            raise BadLogError("header: the log has neither a seed nor a commitment")
+        raise SecretSeedError(
+            "this refereed game's seed is secret: the referee can give --secret FILE; "
+            "a player uses the view file the referee sent"
+        )
+    if not log.seed:
+        raise BadLogError("header: the seed must not be empty")
+    if log.commitment is not None and (
+        log.salt is None or seal.commit(log.seed, log.salt) != log.commitment
+    ):
+        raise BadLogError("header: the seed and salt do not match the commitment")
     return game, game.setup(params, log.players, log.seed)
+
+
+def head_digest(log: Log) -> bytes:
+    """The digest the first move entry is chained to."""
+    return seal.header_digest(
+        log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment
+    )
+
+
+def check_chain(log: Log, upto: int | None = None) -> bytes:
+    """Check the digest chain of the first ``upto`` entries; the last digest.
+
+    The first entry whose digest does not follow raises, located at that move.
+    """
+    digest = head_digest(log)
+    entries = log.moves if upto is None else log.moves[:upto]
+    for number, entry in enumerate(entries, 1):
+        digest = _chained(digest, entry, number)
+    return digest
+
+
+def _chained(previous: bytes, entry: MoveEntry, number: int) -> bytes:
+    digest = seal.entry_digest(previous, entry.by, entry.move, entry.comment)
+    if digest.hex() != entry.digest:
+        raise _broken(entry, number)
+    return digest
+
+
+def _broken(entry: MoveEntry, number: int) -> ChainError:
+    return ChainError(
+        "the digest chain breaks here: this entry, an earlier one or the header "
+        "was changed after it was written"
+    ).at(number, entry.by, entry.move)
+
+
+def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]]) -> tuple[MoveEntry, ...]:
+    """Move entries (by, move, comment) appended to ``log``'s, with their digests."""
+    digest = bytes.fromhex(log.moves[-1].digest) if log.moves else head_digest(log)
+    out = list(log.moves)
+    for by, move, comment in entries:
+        digest = seal.entry_digest(digest, by, move, comment)
+        out.append(MoveEntry(by=by, move=move, comment=comment, digest=digest.hex()))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -143,18 +275,23 @@ def _out_of_turn(game: Game, players: tuple[str, ...], seat: int | None, by: str
 def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
     """Play the moves of ``log`` (the first ``upto`` of them), checking each.
 
-    Every entry must be by the player to move, legal, and written in
-    canonical notation; the first that is not raises a :class:`MoveError`
-    located at that move.
+    Every entry must follow the digest chain, be by the player to move, be
+    legal, and be written in canonical notation; the first that is not
+    raises a :class:`MoveError` located at that move.
     """
     game, state = start(log)
     entries = log.moves if upto is None else log.moves[:upto]
     players = log.players
     states = [state] if keep else None
+    digest = head_digest(log)
     # The hot path of bulk validation: bind the contract's functions once.
     to_move, parse, fmt, apply = game.to_move, game.parse_move, game.format_move, game.apply
+    link = seal.entry_digest
     for number, entry in enumerate(entries, 1):
         text = entry.move
+        digest = link(digest, entry.by, text, entry.comment)
+        if digest.hex() != entry.digest:
+            raise _broken(entry, number)
         seat = to_move(state)
         if seat is None or entry.by != players[seat]:
             raise _out_of_turn(game, players, seat, entry.by).at(number, entry.by, text)  # type: ignore[union-attr]
@@ -197,11 +334,19 @@ def check_result(rep: Replay) -> None:
             f"result: the game is over but the log records no result; it is {describe(actual)}"
         )
     said, given = describe(stored), describe(actual)
-    if said == given:  # the scores agree; say which line of the details does not
-        pairs = zip(stored.details + ("",) * len(actual.details), actual.details + ("",) * len(stored.details))
-        said, given = next((repr(a), repr(b)) for a, b in pairs if a != b)
-        raise BadLogError(f"result: the log's details say {said}, but the moves give {given}")
-    raise BadLogError(f"result: the log says {said}, but the moves give {given}")
+    if said != given:
+        raise BadLogError(f"result: the log says {said}, but the moves give {given}")
+    if stored.standings != actual.standings:
+        places = lambda o: ", ".join(f"{s.player} {s.place}" for s in o.standings)  # noqa: E731
+        raise BadLogError(
+            f"result: the log's places are {places(stored)}, but the moves give {places(actual)}"
+        )
+    # The scores and places agree; say which line of the details does not.
+    pairs = zip(
+        stored.details + ("",) * len(actual.details), actual.details + ("",) * len(stored.details)
+    )
+    said, given = next((repr(a), repr(b)) for a, b in pairs if a != b)
+    raise BadLogError(f"result: the log's details say {said}, but the moves give {given}")
 
 
 def validate(log: Log, *, keep: bool = False) -> Replay:
@@ -233,12 +378,12 @@ def extend(
         raise ParameterError(
             f"--as {as_player!r}: no such player (players: {', '.join(players)})"
         )
-    entries = list(log.moves)
+    added: list[tuple[str, str, str | None]] = []
     texts = list(texts)
     if not texts:
         raise ParameterError("no move given")
     for text in texts:
-        number = len(entries) + 1
+        number = len(log.moves) + len(added) + 1
         seat = game.to_move(state)
         if seat is None:
             raise IllegalMoveError("the game is already over", game.END_CLAUSE).at(
@@ -254,24 +399,15 @@ def extend(
             canonical = game.format_move(state, move)
         except MoveError as e:
             raise e.at(number, by, text) from None
-        entries.append(MoveEntry(by=by, move=canonical))
+        added.append((by, canonical, None))
         state = after
     if comment is not None:
-        entries[-1] = MoveEntry(by=entries[-1].by, move=entries[-1].move, comment=comment)
-    return _with(log, entries, game.outcome(state))
+        added[-1] = (added[-1][0], added[-1][1], comment)
+    return _with(log, sealed(log, added), game.outcome(state))
 
 
 def _with(log: Log, entries: Sequence[MoveEntry], result: Outcome | None) -> Log:
-    return Log(
-        format=log.format,
-        version=log.version,
-        game=log.game,
-        params=log.params,
-        players=log.players,
-        seed=log.seed,
-        moves=tuple(entries),
-        result=result,
-    )
+    return msgspec.structs.replace(log, moves=tuple(entries), result=result)
 
 
 def simulate(
@@ -292,12 +428,130 @@ def simulate(
     log = new_log(game_id, players, seed, params)
     game, state = start(log)
     rng = Chance(seed if play_seed is None else play_seed, "simulate")
-    entries: list[MoveEntry] = []
+    entries: list[tuple[str, str, str | None]] = []
     while (seat := game.to_move(state)) is not None:
         if max_moves is not None and len(entries) >= max_moves:
             break
         moves = game.legal_moves(state)
         move = moves[rng.below(len(moves))]
-        entries.append(MoveEntry(by=log.players[seat], move=game.format_move(state, move)))
+        entries.append((log.players[seat], game.format_move(state, move), None))
         state = game.apply(state, move)
-    return _with(log, entries, game.outcome(state))
+    return _with(log, sealed(log, entries), game.outcome(state))
+
+
+def check_header(log: Log) -> Game:
+    """The header checks that need no seed: the game, the players, the parameters."""
+    game = games.get(log.game)
+    try:
+        check_players(game, log.players)
+        resolve_params(game, log.params, complete=True)
+    except ParameterError as e:
+        raise BadLogError(f"header: {e}") from None
+    if log.seed is None and log.commitment is None:
+        raise BadLogError("header: the log has neither a seed nor a commitment")
+    if log.commitment is None and log.salt is not None:
+        raise BadLogError("header: an open game has no salt (only a refereed game has one)")
+    return game
+
+
+class AuditItem(msgspec.Struct, frozen=True):
+    what: str
+    ok: bool
+    text: str
+
+
+class AuditReport(msgspec.Struct, frozen=True):
+    passed: bool
+    items: tuple[AuditItem, ...]
+
+
+def audit(log: Log, secret: Secret | None = None) -> AuditReport:
+    """Check a log as an organiser settling a dispute would, item by item.
+
+    The header, the seed (against the commitment of a refereed game), the
+    digest chain, every move and the stored result; an item that cannot be
+    checked fails the audit.
+    """
+    items: list[AuditItem] = []
+
+    def item(what: str, ok: bool, text: str) -> bool:
+        items.append(AuditItem(what, ok, text))
+        return ok
+
+    try:
+        game = check_header(log)
+        item("header", True, f"{game.TITLE}, {len(log.players)} players: {', '.join(log.players)}")
+    except BadLogError as e:
+        item("header", False, str(e))
+        return AuditReport(False, tuple(items))
+    unlocked = log
+    if log.commitment is None:
+        item("seed", True, "an open game: the seed is in the log")
+    elif log.seed is not None:
+        ok = log.salt is not None and seal.commit(log.seed, log.salt) == log.commitment
+        item("seed", ok, "revealed, and it matches the commitment" if ok else
+             "revealed, but it does not match the commitment made at the start")
+    elif secret is not None:
+        try:
+            unlocked = unlock(log, secret)
+            item("seed", True, "secret; the referee's file matches the commitment")
+        except BadLogError as e:
+            item("seed", False, str(e))
+    else:
+        item("seed", False, "secret: the moves cannot be checked until the referee reveals it "
+                            "(adjudicator reveal) or gives --secret")
+    try:
+        check_chain(log)
+        item("digest chain", True, f"intact over {len(log.moves)} entries")
+    except MoveError as e:
+        item("digest chain", False, str(e))
+    if all(i.ok for i in items):
+        try:
+            rep = replay(unlocked)
+            item("moves", True, f"all {len(log.moves)} by the player to move, legal and canonical")
+            try:
+                check_result(rep)
+                over = rep.game.outcome(rep.state)
+                item("result", True, f"matches: {describe(over)}" if over is not None else
+                     f"none yet: the game goes on, {rep.to_move()} to move")
+            except BadLogError as e:
+                item("result", False, str(e))
+        except (BadLogError, MoveError) as e:
+            item("moves", False, str(e))
+    return AuditReport(all(i.ok for i in items), tuple(items))
+
+
+def diff(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> tuple[bool, list[str]]:
+    """Whether two copies hold the same game and moves; lines saying how they differ."""
+    for field in ("game", "players", "params", "commitment"):
+        if getattr(a, field) != getattr(b, field):
+            return False, [f"different games: {field} differs ({name_a}: {getattr(a, field)!r}, "
+                           f"{name_b}: {getattr(b, field)!r})"]
+    if a.seed is not None and b.seed is not None and a.seed != b.seed:
+        return False, [f"different games: the seed differs ({name_a}: {a.seed!r}, {name_b}: {b.seed!r})"]
+    common = 0
+    for x, y in zip(a.moves, b.moves):
+        if x != y:
+            break
+        common += 1
+    na, nb = len(a.moves), len(b.moves)
+    if common == na == nb:
+        if a.result != b.result:
+            return False, [f"the same {na} moves, but the stored results differ"]
+        return True, [f"the same game: {na} identical moves"]
+    if common == min(na, nb):
+        short, long_, n = (name_a, name_b, na) if na < nb else (name_b, name_a, nb)
+        extra = (b if na < nb else a).moves[n]
+        return False, [f"the same game; {short} stops after move {n}, {long_} goes on to move "
+                       f"{max(na, nb)} (move {n + 1}: {extra.by} {extra.move})"]
+
+    def show(entry: MoveEntry | None) -> str:
+        return "nothing" if entry is None else f"{entry.by} {entry.move!r}"
+
+    x = a.moves[common] if common < na else None
+    y = b.moves[common] if common < nb else None
+    return False, [
+        f"the copies part at move {common + 1}, after {common} identical moves",
+        f"  {name_a}: {show(x)} ({na} moves)",
+        f"  {name_b}: {show(y)} ({nb} moves)",
+    ]

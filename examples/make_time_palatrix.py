@@ -24,7 +24,7 @@ from make import first
 from adjudicator import match
 from adjudicator.chance import Chance
 from adjudicator.games import time_palatrix as tp
-from adjudicator.log import Log, MoveEntry
+from adjudicator.log import Log
 
 HERE = Path(__file__).resolve().parent
 NOTATION = HERE.parent / "notation" / "time-palatrix.md"
@@ -116,11 +116,9 @@ def comment_rounds(log: Log) -> Log:
             notes.append(f"hand {after.hand_no} scores {scored}")
         if notes and after.seat >= 0:
             notes.append(f"{after.players[after.start]} starts")
-        entries.append(
-            MoveEntry(by=entry.by, move=entry.move, comment="; ".join(notes))
-            if notes else entry
-        )
-    return msgspec.structs.replace(log, moves=tuple(entries))
+        entries.append((entry.by, entry.move, "; ".join(notes) if notes else None))
+    bare = msgspec.structs.replace(log, moves=())
+    return msgspec.structs.replace(log, moves=match.sealed(bare, entries))
 
 
 def shared_first_place(log: Log) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -92,10 +93,26 @@ def assert_usage_error(result) -> None:
     assert result.stdout == "", show(result)
 
 
-def edited(data: bytes, edit: Callable[[dict], Any]) -> bytes:
+def edited(data: bytes, edit: Callable[[dict], Any], reseal: bool = True) -> bytes:
+    """``data`` with ``edit`` applied. With ``reseal`` the digest chain is
+    recomputed, as a forger would, so that the checks behind the chain are
+    reached; without it the edit breaks the chain."""
     d = json.loads(data)
     edit(d)
+    if reseal:
+        _reseal(d)
     return json.dumps(d, indent=2).encode()
+
+
+def _reseal(d: dict) -> None:
+    try:
+        log = logmod.decode(json.dumps(d))
+    except Exception:  # the edit broke the structure: nothing to chain
+        return
+    entries = [(e.by, e.move, e.comment) for e in log.moves]
+    bare = msgspec.structs.replace(log, moves=())
+    for entry, sealed in zip(d["moves"], match.sealed(bare, entries)):
+        entry["digest"] = sealed.digest
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -226,6 +243,10 @@ BAD_LOGS: list[tuple[str, Callable[[bytes], bytes], tuple[str, ...], bool]] = [
     ("non-canonical-move", lambda b: edited(b, _lower_move(4)),
      ("move 5 (bob)", "canonical"), False),
     ("wrong-result", lambda b: edited(b, _bump_score), ("result", "the log says"), False),
+    ("chain-broken-by-edited-move", lambda b: edited(b, _set(("moves", 4, "comment"), "x"), False),
+     ("move 5 (bob)", "digest chain breaks"), False),
+    ("chain-broken-by-edited-header", lambda b: edited(b, _set(("seed",), "8"), False),
+     ("move 1 (ann)", "digest chain breaks"), False),
     ("result-on-unfinished-game", lambda b: edited(b, _partial(5, keep_result=True)),
      ("result", "not over"), False),
     ("no-result-on-finished-game", lambda b: edited(b, _set(("result",), None)),
@@ -815,7 +836,8 @@ def test_extend_comment_shown(fresh):
     assert_ok(r)
     assert "# your move, bob" in r.stdout
     raw = json.loads(fresh.read_bytes())
-    assert raw["moves"] == [{"by": "ann", "move": move, "comment": "your move, bob"}]
+    assert [{k: v for k, v in m.items() if k != "digest"} for m in raw["moves"]] == [
+        {"by": "ann", "move": move, "comment": "your move, bob"}]
 
 
 def test_extend_keeps_file_mode(fresh):

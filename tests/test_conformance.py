@@ -107,7 +107,7 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
         game.standing(state)
         assert game.outcome(state) is None
         move = legal[rng.below(len(legal))]
-        entries.append(logmod.MoveEntry(by=log.players[seat], move=game.format_move(state, move)))
+        entries.append((log.players[seat], game.format_move(state, move), None))
         state = game.apply(state, move)
         states.append(state)
     check_views(game, state, n, seed)
@@ -117,7 +117,7 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
     assert sorted(s.player for s in outcome.standings) == sorted(log.players)
     assert set(outcome.winners) <= {s.player for s in outcome.standings if s.place == 1}
 
-    done = msgspec.structs.replace(log, moves=tuple(entries), result=outcome)
+    done = msgspec.structs.replace(log, moves=match.sealed(log, entries), result=outcome)
     data = logmod.encode(done)
     assert logmod.decode(data) == done
     rep = match.validate(logmod.decode(data), keep=True)
@@ -139,7 +139,7 @@ def test_simulate_is_deterministic(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", list(games.GAMES))
 def test_module_exposes_the_contract(game_id: str) -> None:
     game = games.get(game_id)
-    for name in ("ID", "TITLE", "PLAYERS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION"):
+    for name in ("ID", "TITLE", "PLAYERS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW"):
         assert getattr(game, name), name
     assert isinstance(game.PARAMS, tuple), "PARAMS is a tuple, empty when the game has none"
     for name in ("setup", "to_move", "legal_moves", "apply", "parse_move", "format_move",

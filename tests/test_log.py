@@ -33,7 +33,10 @@ def test_encoding_is_stable(finished: logmod.Log) -> None:
     # parameters sorted by name, 2-space indent
     assert '"params": {\n    "absent-doubles": "own-season",\n    "goal": "dominance"\n  }' in text
     keys = [line.split('"')[1] for line in text.splitlines() if line.startswith('  "')]
-    assert keys == ["format", "version", "game", "params", "players", "seed", "moves", "result"]
+    assert keys == [
+        "format", "version", "game", "params", "players", "seed", "salt", "commitment",
+        "moves", "result",
+    ]
 
 
 def test_comment_is_omitted_when_absent(finished: logmod.Log) -> None:

@@ -50,3 +50,4 @@ def test_walkthrough_runs_as_written(tmp_path: Path) -> None:
             assert done.stderr == error + "\n", command
         assert "Traceback" not in done.stderr
     assert (tmp_path / "game.json").is_file()
+    assert (tmp_path / "atlas.secret.json").stat().st_mode & 0o077 == 0

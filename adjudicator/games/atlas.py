@@ -528,6 +528,9 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     played: int
 
 
+
+VIEW = View  # the type of a view, to read one back from a view file
+
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
     board = state.board

@@ -1178,6 +1178,9 @@ def _describe_end(state: State) -> str | None:
             f"{_plural(state.turns_left, 'turn')} left")
 
 
+
+VIEW = View  # the type of a view, to read one back from a view file
+
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
     players = []

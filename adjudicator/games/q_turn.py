@@ -694,6 +694,9 @@ def _disk_code(state: State, i: int) -> str:
     return f"{KIND_LETTERS[kind]}:{(AXES if kind == D else DIRS)[face]}"
 
 
+
+VIEW = View  # the type of a view, to read one back from a view file
+
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
     down = [0, 0, 0]

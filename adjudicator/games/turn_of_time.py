@@ -81,6 +81,7 @@ def _neighbours(i: int) -> tuple[int, int, int, int]:
 
 
 NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
+_ROW_COL = tuple(divmod(i, SIZE) for i in range(SIZE * SIZE))
 
 
 def _kind(a: int, b: int) -> int:
@@ -360,7 +361,7 @@ def apply(state: State, move: Move) -> State:
     board = state.board
     if board[sq] >= 0:
         raise _illegal(f"{SQUARES[sq]} already holds a card", "5.1")
-    r, c = divmod(sq, SIZE)
+    r, c = _ROW_COL[sq]
     n_, e_, s_, w_ = NEIGHBOURS[sq]
     around = (board[n_], board[e_], board[s_], board[w_])
     if state.placed == 0:
@@ -536,23 +537,35 @@ def _canonical(
 # --- scoring (6, 7) ------------------------------------------------------------------------
 
 
-def _tally(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """Face-up cards per season and each season's largest connected group."""
-    faces = {i: c >> 2 for i, c in enumerate(board) if c >= 0}
+def _tally(
+    board: tuple[int, ...], box: tuple[int, int, int, int]
+) -> tuple[list[int], list[int]]:
+    """Face-up cards per season and each season's largest connected group.
+
+    Only the squares inside ``box`` (the rows and columns the cards span) can
+    hold cards, so only they are visited.
+    """
+    r0, r1, c0, c1 = box
+    cards = [
+        i
+        for r in range(r0, r1 + 1)
+        for i in range(r * SIZE + c0, r * SIZE + c1 + 1)
+        if board[i] >= 0
+    ]
     counts = [0] * 4
     groups = [0] * 4
-    for s in faces.values():
-        counts[s] += 1
-    unseen = set(faces)
+    for i in cards:
+        counts[board[i] >> 2] += 1
+    unseen = set(cards)
     while unseen:
         start = unseen.pop()
-        s = faces[start]
+        s = board[start] >> 2
         stack, size = [start], 0
         while stack:
             k = stack.pop()
             size += 1
             for j in NEIGHBOURS[k]:
-                if j in unseen and faces[j] == s:
+                if j in unseen and board[j] >> 2 == s:
                     unseen.discard(j)
                     stack.append(j)
         if size > groups[s]:
@@ -585,18 +598,32 @@ def _score_solo(state: State, counts: list[int], groups: list[int]) -> Outcome:
 
 
 def standing(state: State) -> Outcome:
-    counts, groups = _tally(state.board)
+    counts, groups = _tally(state.board, state.box)
     if len(state.players) == 1:
         return _score_solo(state, counts, groups)
-    turn = {s: i for i, s in enumerate(state.season_order)}
+    return _score(
+        tuple(counts), tuple(groups), state.owners, state.season_order, state.players
+    )
+
+
+@lru_cache(maxsize=4096)
+def _score(
+    counts: tuple[int, ...],
+    groups: tuple[int, ...],
+    owners: tuple[int, ...],
+    season_order: tuple[int, ...],
+    players: tuple[str, ...],
+) -> Outcome:
+    """6. END OF GAME, from the tally alone (memoised: games end alike often)."""
+    turn = {s: i for i, s in enumerate(season_order)}
     # 6: most face up, then the larger largest group, then earlier in turn order
     # (a season nobody owns is last in season_order, so it loses that tie-break).
     ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
     points = {s: 4 - i for i, s in enumerate(ranked)}
     details = []
     for i, s in enumerate(ranked):
-        owner = state.owners[s]
-        who = state.players[owner] if owner >= 0 else "nobody"
+        owner = owners[s]
+        who = players[owner] if owner >= 0 else "nobody"
         details.append(
             f"{_ordinal(i + 1)} {SEASON_NAMES[s]} ({who}): {counts[s]} face up, "
             f"largest group {groups[s]} - {points[s]} point{'s' * (points[s] != 1)}"
@@ -606,7 +633,7 @@ def standing(state: State) -> Outcome:
             continue
         if groups[hi] != groups[lo]:
             why = f"a larger largest group ({groups[hi]} to {groups[lo]})"
-        elif state.owners[lo] < 0:
+        elif owners[lo] < 0:
             why = (f"equal largest groups ({groups[hi]}), and {SEASON_NAMES[lo]} belongs "
                    "to nobody, so it comes last in turn order")
         else:
@@ -615,11 +642,11 @@ def standing(state: State) -> Outcome:
             f"{SEASON_NAMES[hi]} ranks above {SEASON_NAMES[lo]}: both {counts[hi]} face up, "
             f"{why} ({TITLE} 6)"
         )
-    n = len(state.players)
+    n = len(players)
     scores = [0] * n
     best_rank = [4] * n
     for i, s in enumerate(ranked):
-        owner = state.owners[s]
+        owner = owners[s]
         if owner >= 0:
             scores[owner] += points[s]
             best_rank[owner] = min(best_rank[owner], i)
@@ -629,15 +656,15 @@ def standing(state: State) -> Outcome:
         w, l = seats
         top = ranked[best_rank[w]]
         details.append(
-            f"{state.players[w]} and {state.players[l]} both have {scores[w]} points; "
-            f"{state.players[w]} holds the higher-ranked season ({SEASON_NAMES[top]}, "
+            f"{players[w]} and {players[l]} both have {scores[w]} points; "
+            f"{players[w]} holds the higher-ranked season ({SEASON_NAMES[top]}, "
             f"{_ordinal(best_rank[w] + 1)})"
         )
     standings = tuple(
-        Standing(player=state.players[p], score=scores[p], place=i + 1)
+        Standing(player=players[p], score=scores[p], place=i + 1)
         for i, p in enumerate(seats)
     )
-    return Outcome(standings=standings, winners=(state.players[seats[0]],), details=tuple(details))
+    return Outcome(standings=standings, winners=(players[seats[0]],), details=tuple(details))
 
 
 def outcome(state: State) -> Outcome | None:
@@ -678,9 +705,12 @@ def _hand_names(hand: tuple[int, ...], own: set[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+
+VIEW = View  # the type of a view, to read one back from a view file
+
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
-    counts, groups = _tally(state.board)
+    counts, groups = _tally(state.board, state.box)
     seasons = tuple(
         tuple(SEASONS[s] for s in state.season_order if state.owners[s] == p) for p in range(n)
     )

@@ -1,0 +1,244 @@
+"""Fair play by email: refereed games, view files, reveal, audit, the digest
+chain and diff (notation/README.md, "Digest chain" and "Refereed games")."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator import log as logmod, match, seal
+from adjudicator.cli import app
+from adjudicator.errors import AdjudicatorError
+from adjudicator.games import atlas
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+PLAYERS = ["ann", "bob", "cy"]
+
+
+def run(*args: Any, ok: bool | None = True):
+    result = runner.invoke(app, [str(a) for a in args], prog_name="adjudicator")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    if ok is True:
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    elif ok is False:
+        assert result.exit_code == 1, (args, result.stdout, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+    return result
+
+
+def hidden_cards(state: atlas.State, seat: int) -> set[str]:
+    """The cards ``seat`` may not see: other hands, the draw pile, the removed cards."""
+    cards = [c for p, hand in enumerate(state.hands) if p != seat for c in hand]
+    cards += list(state.deck) + list(state.removed)
+    return {atlas.CARD_TEXT[c] for c in cards}
+
+
+def play_refereed_atlas(tmp_path: Path) -> tuple[Path, Path, list[bytes]]:
+    """A complete refereed 3-player Atlas game, through the CLI and view files
+    only; every view file is checked for leaks as it is made."""
+    game, secret = tmp_path / "game.json", tmp_path / "game.secret.json"
+    run("new", "atlas", "--players", ",".join(PLAYERS), "--referee", "-o", game)
+    key = logmod.decode_secret(secret.read_bytes())
+    view_files: list[bytes] = []
+    while True:
+        legal = json.loads(run("legal", game, "--secret", secret, "--json").stdout)
+        if legal["player"] is None:
+            break
+        player = legal["player"]
+        state = match.replay(match.unlock(logmod.decode(game.read_bytes()), key)).state
+        for seat, name in enumerate(PLAYERS):
+            path = tmp_path / f"{name}.json"
+            run("view", game, "--secret", secret, "--as", name, "-o", path)
+            data = path.read_bytes()
+            view_files.append(data)
+            for card in hidden_cards(state, seat):
+                assert f'"{card}"'.encode() not in data, f"{name}'s view file shows {card}"
+            assert key.seed.encode() not in data and key.salt.encode() not in data
+        mine = tmp_path / f"{player}.json"
+        listed = json.loads(run("legal", mine, "--json").stdout)
+        assert listed == legal, "the view file lists exactly the player's legal moves"
+        choice = listed["moves"][len(view_files) % len(listed["moves"])]
+        run("extend", mine, choice.lower())  # case forgiven, recorded as listed
+        assert logmod.decode_view(mine.read_bytes()).move.move == choice
+        run("extend", game, "--secret", secret, "--from", mine)
+    return game, secret, view_files
+
+
+def test_refereed_atlas_game_through_view_files_ends_in_a_passed_audit(tmp_path: Path) -> None:
+    game, secret, view_files = play_refereed_atlas(tmp_path)
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600, "the secret file is the referee's alone"
+    public = logmod.decode(game.read_bytes())
+    assert public.seed is None and public.salt is None and public.commitment
+    assert public.result is not None and len(public.moves) == 27
+    assert len(view_files) == 27 * 3
+    # Without the secret: the chain can be checked, the moves cannot, and it says so.
+    r = run("validate", game)
+    assert r.stdout.startswith("unchecked") and "seed is secret" in r.stdout
+    r = run("audit", game, ok=False)
+    assert "FAIL seed: secret" in r.stdout and "Audit FAILED." in r.stdout
+    assert "Audit passed." in run("audit", game, "--secret", secret).stdout
+    run("reveal", game, "--secret", secret)
+    revealed = logmod.decode(game.read_bytes())
+    assert revealed.seed == logmod.decode_secret(secret.read_bytes()).seed
+    r = run("audit", game)
+    assert "Audit passed." in r.stdout and "matches the commitment" in r.stdout
+    assert run("validate", game).stdout.startswith("ok ")
+
+
+def test_the_seed_is_the_secret_files_alone(tmp_path: Path) -> None:
+    game = tmp_path / "g.json"
+    run("new", "atlas", "--players", "ann,bob", "--seed", "known", "--referee", "-o", game)
+    assert b"known" not in game.read_bytes()
+    r = run("show", game, ok=False)
+    assert "seed is secret" in r.stderr and "--secret" in r.stderr
+
+
+def test_audit_fails_on_a_wrong_seed(tmp_path: Path) -> None:
+    log, key = match.new_refereed("atlas", PLAYERS)
+    unlocked = match.unlock(log, key)
+    state = match.replay(unlocked).state
+    played = match.extend(unlocked, [atlas.format_move(state, atlas.legal_moves(state)[0])])
+    assert played.seed == key.seed  # as after a reveal
+    wrong = msgspec.structs.replace(played, seed=key.seed + "0")
+    path = tmp_path / "wrong.json"
+    path.write_bytes(logmod.encode(wrong))
+    r = run("audit", path, ok=False)
+    assert "FAIL seed: revealed, but it does not match the commitment" in r.stdout
+    # A secret file with another seed is refused too.
+    other = msgspec.structs.replace(key, seed=key.seed + "0")
+    with pytest.raises(AdjudicatorError, match="do not give its commitment"):
+        match.unlock(log, other)
+
+
+def test_a_view_file_accepts_only_a_listed_move(tmp_path: Path) -> None:
+    game, secret = tmp_path / "g.json", tmp_path / "g.secret.json"
+    run("new", "atlas", "--players", "ann,bob", "--referee", "-o", game)
+    run("view", game, "--secret", secret, "--as", "ann", "-o", tmp_path / "ann.json")
+    run("view", game, "--secret", secret, "--as", "bob", "-o", tmp_path / "bob.json")
+    listed = json.loads(run("legal", tmp_path / "ann.json", "--json").stdout)["moves"]
+    cards = {m.split("+")[0] for m in listed}
+    outside = next(t for t in atlas.CARD_TEXT if t not in cards)
+    before = (tmp_path / "ann.json").read_bytes()
+    r = run("extend", tmp_path / "ann.json", outside, ok=False)
+    assert f"move 1 (ann) '{outside}': not one of the" in r.stderr
+    assert (tmp_path / "ann.json").read_bytes() == before
+    r = run("extend", tmp_path / "bob.json", listed[0], ok=False)
+    assert "it is ann's turn" in r.stderr
+    run("extend", tmp_path / "ann.json", listed[0])
+    r = run("extend", tmp_path / "ann.json", listed[1], ok=False)
+    assert "already holds ann's move" in r.stderr
+    # The referee refuses a stale view file: the game has moved on since.
+    run("extend", game, "--secret", secret, "--from", tmp_path / "ann.json")
+    r = run("extend", game, "--secret", secret, "--from", tmp_path / "ann.json", ok=False)
+    assert "made after move 0, but the game is at move 1" in r.stderr
+
+
+# --- tamper evidence -------------------------------------------------------------------
+
+
+def leaves(node: Any, path: tuple = ()) -> list[tuple]:
+    if isinstance(node, dict):
+        return [leaf for k, v in node.items() for leaf in leaves(v, (*path, k))]
+    if isinstance(node, list):
+        return [leaf for i, v in enumerate(node) for leaf in leaves(v, (*path, i))]
+    return [path]
+
+
+def changed(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value[:-1] + ("0" if value[-1:] != "0" else "1") if value else "x"
+    return "x"  # null
+
+
+def tamper_cases() -> list[tuple[str, bytes]]:
+    """A finished open game, a finished refereed game after its reveal, and an
+    unfinished game."""
+    _, key = match.new_refereed("atlas", PLAYERS, seed="tamper")
+    done = match.simulate("atlas", PLAYERS, "tamper")
+    refereed = msgspec.structs.replace(done, salt=key.salt, commitment=key.commitment, moves=())
+    refereed = msgspec.structs.replace(refereed, moves=match.sealed(
+        refereed, [(e.by, e.move, e.comment) for e in done.moves]))
+    unfinished = match.simulate("time-palatrix", PLAYERS, "tamper", max_moves=40)
+    return [
+        ("turn-of-time", (ROOT / "examples" / "turn-of-time" / "3-players.json").read_bytes()),
+        ("atlas-refereed-revealed", logmod.encode(refereed)),
+        ("time-palatrix-unfinished", logmod.encode(unfinished)),
+    ]
+
+
+@pytest.mark.parametrize(("name", "data"), tamper_cases(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_single_field_edit_is_detected(name: str, data: bytes) -> None:
+    original = logmod.decode(data)
+    match.validate(original)  # the untouched log is valid
+    tree = json.loads(data)
+    edits = leaves(tree)
+    assert len(edits) > 50
+    for path in edits:
+        d = json.loads(data)
+        target = d
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = changed(target[path[-1]])
+        try:
+            match.validate(logmod.decode(json.dumps(d)))
+        except AdjudicatorError:
+            continue
+        pytest.fail(f"{name}: changing {'.'.join(map(str, path))} went unnoticed")
+
+
+def test_validate_names_the_first_entry_whose_chain_breaks(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "examples" / "turn-of-time" / "4-players.json").read_bytes())
+    data["moves"][6]["comment"] = "added later"
+    data["moves"][9]["move"] = "WiSp-c3"
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    r = run("validate", path, ok=False)
+    assert "move 7 (cy) 'SuFa-d6': the digest chain breaks here" in r.stderr
+
+
+def test_header_digest_matches_the_documented_vector() -> None:
+    h = seal.header_digest("adjudicator-log", 1, "turn-of-time",
+                           {"absent-doubles": "own-season", "goal": "dominance"}, ["ann"], "7", None)
+    assert h.hex() == "06ce2902c51532ea655bcad1d115b6b962082d281c7060c6a82e5589a0f1e311"
+    assert seal.commit("s3cret", "00ff") == (
+        "6d5aa91884dd29e596871801146da91919efe24ea665d11f5e5c6af20969aa31")
+
+
+# --- disputed games --------------------------------------------------------------------
+
+
+def test_diff(tmp_path: Path) -> None:
+    base = match.new_log("turn-of-time", PLAYERS, "diff")
+    moves = [m.move for m in match.simulate("turn-of-time", PLAYERS, "diff").moves]
+    a = match.extend(base, moves[:4])
+    legal = match.replay(a)
+    options = [legal.game.format_move(legal.state, m) for m in legal.game.legal_moves(legal.state)]
+    b = match.extend(a, [options[0]])
+    c = match.extend(a, [options[1]])
+    other = match.new_log("turn-of-time", PLAYERS, "another")
+    paths = {}
+    for name, log in {"a": a, "a2": a, "b": b, "c": c, "other": other}.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_bytes(logmod.encode(log))
+    assert "the same game: 4 identical moves" in run("diff", paths["a"], paths["a2"]).stdout
+    r = run("diff", paths["b"], paths["c"], ok=None)
+    assert r.exit_code == 1
+    assert "the copies part at move 5, after 4 identical moves" in r.stdout
+    mover = legal.to_move()
+    assert f"{mover} {options[0]!r}" in r.stdout and f"{mover} {options[1]!r}" in r.stdout
+    r = run("diff", paths["a"], paths["b"], ok=None)
+    assert r.exit_code == 1 and "stops after move 4" in r.stdout
+    r = run("diff", paths["a"], paths["other"], ok=None)
+    assert r.exit_code == 1 and r.stdout.startswith("different games: the seed differs")
