@@ -347,9 +347,12 @@ def show(
         raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     if ignore_rest and at is None:
         raise ParameterError("--ignore-rest needs --at N")
-    if not ignore_rest:
-        match.validate(data)
-    rep = match.replay(data, upto=at) if at is not None else match.validate(data)
+    if at is None:
+        rep = match.validate(data)
+    else:
+        if not ignore_rest:
+            match.validate(data)
+        rep = match.replay(data, upto=at)
     viewer = _seat(rep, as_)
     default = as_ is None and not public
     ply = len(data.moves) if at is None else at
