@@ -476,7 +476,9 @@ def _move_from(vf: ViewFile, log: Log, path: str, as_: str | None) -> list[str]:
         raise AdjudicatorError(f"{path}: {vf.player} has not recorded a move in it yet")
     if as_ is not None and as_ != vf.player:
         raise ParameterError(f"--as {as_!r}: the view file is {vf.player}'s")
-    if vf.log.moves != log.moves[: len(vf.log.moves)] or len(vf.log.moves) != len(log.moves):
+    if vf.log.moves != log.moves:
+        if len(vf.log.moves) == len(log.moves):
+            raise AdjudicatorError(f"{path}: its moves differ from the game's: it was made from another copy")
         raise AdjudicatorError(
             f"{path}: made after move {len(vf.log.moves)}, but the game is at move "
             f"{len(log.moves)}: send {vf.player} a new view file"

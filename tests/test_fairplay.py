@@ -85,6 +85,8 @@ def test_refereed_atlas_game_through_view_files_ends_in_a_passed_audit(tmp_path:
     r = run("audit", game, ok=False)
     assert "FAIL seed: secret" in r.stdout and "Audit FAILED." in r.stdout
     assert "Audit passed." in run("audit", game, "--secret", secret).stdout
+    assert run("validate", game, "--secret", secret).stdout.startswith("ok ")
+    assert "Game over" in run("show", game, "--secret", secret).stdout
     run("reveal", game, "--secret", secret)
     revealed = logmod.decode(game.read_bytes())
     assert revealed.seed == logmod.decode_secret(secret.read_bytes()).seed
