@@ -518,6 +518,90 @@ def _extend_view(path: str, vf: ViewFile, moves: list[str], as_: str | None, com
 
 
 @app.command()
+def replay(log: LogArg, as_: AsOpt = None, secret: SecretOpt = None, json_: JsonOpt = False, ascii_: AsciiOpt = False) -> None:
+    """Show every position of a game in turn, from the start to the last move.
+
+    Each position is shown as the player to move sees it, with their legal
+    moves (or as --as PLAYER sees it).
+
+    \b
+    Example: adjudicator replay examples/turn-of-time/3-players.json --ascii
+    """
+    _, data = _unlocked(log, secret)
+    rep = match.validate(data, keep=True)
+    viewer = _seat(rep, as_)
+    positions = [
+        _position(rep, state, ply, viewer, as_ is None) for ply, state in enumerate(rep.states)
+    ]
+    if json_:
+        _json({"game": data.game, "players": data.players, "positions": positions,
+               "result": data.result})
+        return
+    style = _style(ascii_)
+    for pos in positions:
+        _print_position(rep.game, pos, style, len(data.moves))
+        typer.echo("")
+
+
+@app.command()
+def validate(
+    logs: Annotated[list[str], typer.Argument(help="Log files to check (- for stdin).", show_default=False)],
+    secret: SecretOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Check logs move by move; exit 0 only if every one is valid.
+
+    A valid log has a known game and parameters, an unbroken digest chain,
+    every move by the player to move, legal and in canonical notation, and the
+    right result. Each bad log gets one line naming its first bad move. A
+    refereed game whose seed is secret can only have its header and chain
+    checked, and says so, unless the referee gives --secret.
+
+    \b
+    Example: adjudicator validate examples/turn-of-time/*.json
+    """
+    report = []
+    bad = 0
+    for path in logs:
+        entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
+                                 "result": None, "error": None, "unchecked": None}
+        try:
+            stored = _read(path)
+            data = match.unlock(stored, _secret(secret)) if stored.refereed else stored
+            entry.update(game=data.game, moves=len(data.moves))
+            if data.seed is None:
+                match.check_header(data)
+                match.check_chain(data)
+                entry.update(valid=None, unchecked="moves and result: the seed is secret")
+            else:
+                rep = match.validate(data)
+                entry.update(valid=True, result=data.result, to_move=rep.to_move())
+        except AdjudicatorError as e:
+            bad += 1
+            entry["error"] = str(e)
+            text = str(e)
+            msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
+            if not json_:
+                typer.echo(one_line(msg), err=True)
+        else:
+            if json_:
+                pass
+            elif entry["valid"] is None:
+                typer.echo(f"unchecked {path}: {data.game}, {len(data.moves)} moves, refereed: "
+                           "header and digest chain intact; the moves and the result cannot be "
+                           "checked while the seed is secret (the referee can give --secret)")
+            else:
+                state = (f"over, {match.describe(data.result)}" if data.result is not None
+                         else f"in progress, {entry['to_move']} to move")
+                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+        report.append(entry)
+    if json_:
+        _json(report)
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
 def view(
     log: LogArg,
     as_: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player the view file is for.")],
@@ -613,90 +697,6 @@ def diff(a: Annotated[str, typer.Argument(help="One copy of a log.")], b: Annota
     for line in lines:
         typer.echo(one_line(line))
     if not same:
-        raise typer.Exit(1)
-
-
-@app.command()
-def replay(log: LogArg, as_: AsOpt = None, secret: SecretOpt = None, json_: JsonOpt = False, ascii_: AsciiOpt = False) -> None:
-    """Show every position of a game in turn, from the start to the last move.
-
-    Each position is shown as the player to move sees it, with their legal
-    moves (or as --as PLAYER sees it).
-
-    \b
-    Example: adjudicator replay examples/turn-of-time/3-players.json --ascii
-    """
-    _, data = _unlocked(log, secret)
-    rep = match.validate(data, keep=True)
-    viewer = _seat(rep, as_)
-    positions = [
-        _position(rep, state, ply, viewer, as_ is None) for ply, state in enumerate(rep.states)
-    ]
-    if json_:
-        _json({"game": data.game, "players": data.players, "positions": positions,
-               "result": data.result})
-        return
-    style = _style(ascii_)
-    for pos in positions:
-        _print_position(rep.game, pos, style, len(data.moves))
-        typer.echo("")
-
-
-@app.command()
-def validate(
-    logs: Annotated[list[str], typer.Argument(help="Log files to check (- for stdin).", show_default=False)],
-    secret: SecretOpt = None,
-    json_: JsonOpt = False,
-) -> None:
-    """Check logs move by move; exit 0 only if every one is valid.
-
-    A valid log has a known game and parameters, an unbroken digest chain,
-    every move by the player to move, legal and in canonical notation, and the
-    right result. Each bad log gets one line naming its first bad move. A
-    refereed game whose seed is secret can only have its header and chain
-    checked, and says so, unless the referee gives --secret.
-
-    \b
-    Example: adjudicator validate examples/turn-of-time/*.json
-    """
-    report = []
-    bad = 0
-    for path in logs:
-        entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
-                                 "result": None, "error": None, "unchecked": None}
-        try:
-            stored = _read(path)
-            data = match.unlock(stored, _secret(secret)) if stored.refereed else stored
-            entry.update(game=data.game, moves=len(data.moves))
-            if data.seed is None:
-                match.check_header(data)
-                match.check_chain(data)
-                entry.update(valid=None, unchecked="moves and result: the seed is secret")
-            else:
-                rep = match.validate(data)
-                entry.update(valid=True, result=data.result, to_move=rep.to_move())
-        except AdjudicatorError as e:
-            bad += 1
-            entry["error"] = str(e)
-            text = str(e)
-            msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
-            if not json_:
-                typer.echo(one_line(msg), err=True)
-        else:
-            if json_:
-                pass
-            elif entry["valid"] is None:
-                typer.echo(f"unchecked {path}: {data.game}, {len(data.moves)} moves, refereed: "
-                           "header and digest chain intact; the moves and the result cannot be "
-                           "checked while the seed is secret (the referee can give --secret)")
-            else:
-                state = (f"over, {match.describe(data.result)}" if data.result is not None
-                         else f"in progress, {entry['to_move']} to move")
-                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
-        report.append(entry)
-    if json_:
-        _json(report)
-    if bad:
         raise typer.Exit(1)
 
 
