@@ -22,7 +22,7 @@ from typer.core import TyperGroup
 from . import games, log as logmod, match
 from .engine import Game, Outcome, Style
 from .errors import AdjudicatorError, IllegalMoveError, ParameterError, one_line
-from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
+from .log import VIEW_FORMAT, Log, Secret, ViewFile
 
 
 class _Group(TyperGroup):

@@ -91,7 +91,7 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
             assert game.format_move(state, again) == text
             for typed in (text.lower(), text.upper(), f"  {text} "):
                 assert game.format_move(state, game.parse_move(state, typed)) == text
-            game.apply(state, again)
+            assert game.apply(state, again) == game.apply(state, move), "notation loses a choice"
         legal_texts = set(texts)
         for text in pool:
             try:

@@ -13,7 +13,6 @@ corner as its season and values in any order with a wild marked ``*``
 
 from __future__ import annotations
 
-import itertools
 import json
 import sys
 from collections import Counter

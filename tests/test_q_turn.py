@@ -27,7 +27,7 @@ from adjudicator import games, log as logmod, match
 from adjudicator.chance import Chance
 from adjudicator.cli import app
 from adjudicator.engine import Style
-from adjudicator.errors import IllegalMoveError, MoveError, NotationError, ParameterError
+from adjudicator.errors import IllegalMoveError, NotationError, ParameterError
 from adjudicator.games import q_turn as game
 
 
