@@ -550,16 +550,22 @@ def _begin(state: State, move: Move, animal: int) -> tuple[bool, State]:
     return power, state
 
 
-def _apply_draw(state: State, move: Move) -> State:
+def _enter(state: State, move: Move, phase: str, animal: int, clause: str) -> tuple[bool, State, bool]:
+    """Begin an action of ``phase`` (``fresh``), or go on with the one under way;
+    the power of ``animal`` (or a feather) applies to it."""
     if state.phase == "act":
-        power, state = _begin(state, move, SQUIRREL)
-        count = 0
-    elif state.phase == "draw":
+        power, state = _begin(state, move, animal)
+        return power, state, True
+    if state.phase == phase:
         if move.feather:
             raise _illegal("a feather is spent before an action, not during it", C_FEATHERS)
-        power, count = state.power, state.count
-    else:
-        raise _out_of_phase(state, C_DRAW)
+        return state.power, state, False
+    raise _out_of_phase(state, clause)
+
+
+def _apply_draw(state: State, move: Move) -> State:
+    power, state, fresh = _enter(state, move, "draw", SQUIRREL, C_DRAW)
+    count = 0 if fresh else state.count
     pile = state.piles[move.arg]
     if not pile:
         raise _illegal(f"draw pile {move.arg + 1} is empty", C_DRAW)
@@ -583,15 +589,8 @@ def _apply_draw(state: State, move: Move) -> State:
 
 
 def _apply_take(state: State, move: Move) -> State:
-    if state.phase == "act":
-        power, state = _begin(state, move, RABBIT)
-        count = 1
-    elif state.phase == "take":
-        if move.feather:
-            raise _illegal("a feather is spent before an action, not during it", C_FEATHERS)
-        power, count = state.power, state.count + 1
-    else:
-        raise _out_of_phase(state, C_TAKE)
+    power, state, fresh = _enter(state, move, "take", RABBIT, C_TAKE)
+    count = 1 if fresh else state.count + 1
     changes: dict = {}
     src = move.arg
     seat = state.seat
@@ -693,15 +692,8 @@ def _apply_wild(state: State, move: Move) -> State:
 
 
 def _apply_play(state: State, move: Move) -> State:
-    if state.phase == "act":
-        power, state = _begin(state, move, FROG)
-        discount = 1 if power else 0  # Frog: 1 off the action, taken on its first card
-    elif state.phase == "play":
-        if move.feather:
-            raise _illegal("a feather is spent before an action, not during it", C_FEATHERS)
-        power, discount = state.power, 0
-    else:
-        raise _out_of_phase(state, C_PLAY)
+    power, state, fresh = _enter(state, move, "play", FROG, C_PLAY)
+    discount = 1 if fresh and power else 0  # Frog: 1 off the action, taken on its first card
     seat = state.seat
     kind = move.card
     hand = state.hands[seat]
