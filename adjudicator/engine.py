@@ -137,6 +137,25 @@ class Style:
         return f"\x1b[{code}m{text}\x1b[0m"
 
 
+@dataclass(frozen=True)
+class Scene:
+    """The public facts of a position that a picture shows beside the view.
+
+    ``last`` is the move just made, as ``(player, canonical notation)``; a
+    game may highlight what it can read from the text (never from hidden
+    state). ``standing`` is the score so far, or the result when ``final``.
+    """
+
+    title: str
+    players: tuple[str, ...]
+    viewer: str | None  # None: the public (spectator's) view
+    to_move: str | None  # None once the game is over
+    ply: int  # moves made so far
+    last: tuple[str, str] | None
+    standing: Outcome
+    final: bool
+
+
 class Game(Protocol):
     """The names every game module exposes. See the module docstring."""
 
@@ -178,6 +197,22 @@ class Game(Protocol):
 
     def render(self, view: Any, style: Style) -> str:
         """The board and hands of a view, as text."""
+
+    def draw(self, view: Any, scene: Scene) -> str:
+        """The board of a view as an SVG document (see :mod:`adjudicator.drawing`).
+
+        Drawn from the view alone, so it never shows what the viewer may not
+        see; deterministic: the same view and scene give the same bytes.
+        """
+
+    def fast_apply(self, state: Any, text: str) -> Any | None:
+        """The state after the move written ``text``, if ``text`` is the
+        canonical notation of a legal move in ``state``; otherwise ``None``
+        (the checked path, parse/apply/format, then says what is wrong).
+
+        The validation hot path. Private shortcuts are allowed; tests compare
+        it with the checked path move by move.
+        """
 
     def redeal(self, state: Any, seat: int | None, seed: str) -> Any:
         """``state`` with everything ``seat`` cannot see re-randomised from ``seed``.

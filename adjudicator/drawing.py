@@ -1,0 +1,206 @@
+"""SVG pictures of positions: one document shape shared by every game.
+
+A game's ``draw(view, scene)`` draws its own table on a :class:`Canvas` and
+hands it to :func:`picture`, which frames it the same way for every game: a
+header (the game, the move number, whose view, whose turn, the last move),
+the table, and a footer with each player's score and any legend the table
+needs. Built with :mod:`xml.etree.ElementTree` (as python-chess's
+``chess.svg`` is): text stays text, and the same view always gives the same
+bytes, so pictures can be golden files.
+
+Colours come from the Okabe-Ito palette, told apart by the common kinds of
+colour blindness; every seat also has a mark of its own shape (circle,
+square, triangle, diamond), so colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+
+from .engine import Scene
+
+WIDTH = 800  # forum size
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#222222"
+PAPER = "#ffffff"
+MUTED = "#777777"
+FAINT = "#eeeeee"
+HIGHLIGHT = "#d55e00"  # vermilion: the last move
+#: One colour per seat (Okabe-Ito blue, orange, bluish green, reddish purple).
+SEAT_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7")
+#: One mark shape per seat, so that colour is never alone.
+SEAT_MARKS = ("circle", "square", "triangle", "diamond")
+HEADER = 64  # height of the header band
+LINE = 20  # height of one footer line
+
+
+def num(x: float) -> str:
+    """A coordinate as SVG text: at most two decimals, no trailing zeros."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Canvas:
+    """An SVG drawing surface: thin, deterministic wrappers over ElementTree.
+
+    Every method returns the element it made, appended to ``parent`` (the
+    canvas's current group by default). Extra keyword arguments become
+    attributes, with ``_`` in their names turned into ``-``
+    (``stroke_dasharray="4 2"``).
+    """
+
+    def __init__(self, width: float, height: float) -> None:
+        self.width = width
+        self.height = height
+        self.root = ET.Element("g")
+        self.current = self.root
+
+    # -- elements ------------------------------------------------------------------------
+    def element(self, tag: str, parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        out = ET.SubElement(self.current if parent is None else parent, tag)
+        for key, value in attrs.items():
+            if value is None:
+                continue
+            name = key.rstrip("_").replace("_", "-")
+            out.set(name, num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value))
+        return out
+
+    def group(self, parent: ET.Element | None = None, *, x: float = 0, y: float = 0,
+              **attrs: object) -> ET.Element:
+        if x or y:
+            attrs["transform"] = f"translate({num(x)},{num(y)})"
+        return self.element("g", parent, **attrs)
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str = "none",
+             stroke: str | None = INK, width: float = 1, rx: float = 0,
+             parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        return self.element("rect", parent, x=x, y=y, width=w, height=h, rx=rx or None,
+                            fill=fill, stroke=stroke or "none",
+                            stroke_width=width if stroke else None, **attrs)
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: str = "none",
+               stroke: str | None = INK, width: float = 1,
+               parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        return self.element("circle", parent, cx=cx, cy=cy, r=r, fill=fill,
+                            stroke=stroke or "none", stroke_width=width if stroke else None,
+                            **attrs)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK,
+             width: float = 1, parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        return self.element("line", parent, x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke,
+                            stroke_width=width, **attrs)
+
+    def polygon(self, points: Iterable[tuple[float, float]], *, fill: str = "none",
+                stroke: str | None = INK, width: float = 1,
+                parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+        return self.element("polygon", parent, points=pts, fill=fill, stroke=stroke or "none",
+                            stroke_width=width if stroke else None, **attrs)
+
+    def path(self, d: str, *, fill: str = "none", stroke: str | None = INK, width: float = 1,
+             parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+        return self.element("path", parent, d=d, fill=fill, stroke=stroke or "none",
+                            stroke_width=width if stroke else None, **attrs)
+
+    def text(self, x: float, y: float, content: str, *, size: float = 14, anchor: str = "start",
+             weight: str | None = None, fill: str = INK, parent: ET.Element | None = None,
+             **attrs: object) -> ET.Element:
+        """Real SVG text (searchable, selectable); ``y`` is the baseline."""
+        out = self.element("text", parent, x=x, y=y, font_size=size,
+                           text_anchor=None if anchor == "start" else anchor,
+                           font_weight=weight, fill=fill, **attrs)
+        out.text = content
+        return out
+
+    def title(self, element: ET.Element, content: str) -> None:
+        """A tooltip (and accessible name) for ``element``."""
+        ET.SubElement(element, "title").text = content
+
+    def mark(self, seat: int, cx: float, cy: float, r: float, *, fill: str | None = None,
+             parent: ET.Element | None = None) -> ET.Element:
+        """Seat ``seat``'s mark: its own shape in its own colour."""
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)] if fill is None else fill
+        shape = SEAT_MARKS[seat % len(SEAT_MARKS)]
+        if shape == "circle":
+            return self.circle(cx, cy, r, fill=colour, parent=parent)
+        if shape == "square":
+            return self.rect(cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7, fill=colour,
+                             parent=parent)
+        if shape == "triangle":
+            return self.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)],
+                                fill=colour, parent=parent)
+        return self.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
+                            fill=colour, parent=parent)
+
+
+def picture(
+    scene: Scene,
+    body_height: float,
+    draw_body: Callable[[Canvas], None],
+    *,
+    legend: Sequence[str] = (),
+    width: float = WIDTH,
+) -> str:
+    """The whole SVG document: header, the game's table, scores and legend.
+
+    ``draw_body`` draws the table on a canvas whose origin is the top left of
+    the table area, ``width`` wide and ``body_height`` high.
+    """
+    players = scene.players
+    footer = LINE * (1 + len(legend)) + 16
+    height = HEADER + body_height + footer
+    svg = ET.Element("svg", {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "version": "1.1",
+        "width": num(width),
+        "height": num(height),
+        "viewBox": f"0 0 {num(width)} {num(height)}",
+        "font-family": FONT,
+    })
+    who = f"as seen by {scene.viewer}" if scene.viewer else "public view"
+    where = "start" if scene.ply == 0 else f"after move {scene.ply}"
+    ET.SubElement(svg, "title").text = f"{scene.title}, {where}, {who}"
+    canvas = Canvas(width, height)
+    canvas.root = canvas.current = svg
+    canvas.rect(0, 0, width, height, fill=PAPER, stroke=None)
+
+    # Header: the game and the position, whose turn, the last move.
+    canvas.text(12, 24, f"{scene.title} \u00b7 {where} \u00b7 {who}", size=17, weight="bold")
+    if scene.final:
+        turn = "Game over"
+    elif scene.to_move is not None:
+        turn = f"To move: {scene.to_move}"
+    else:
+        turn = ""
+    if turn:
+        canvas.text(12, 48, turn, size=15)
+        if scene.to_move is not None and not scene.final:
+            canvas.mark(players.index(scene.to_move), 12 + 8.2 * len(turn) + 14, 43, 6)
+    if scene.last is not None:
+        by, move = scene.last
+        canvas.text(width - 12, 48, f"Last move: {by} {move}", size=15, anchor="end",
+                    fill=HIGHLIGHT)
+
+    body = canvas.group(x=0, y=HEADER, **{"class": "table"})
+    canvas.current = body
+    draw_body(canvas)
+    canvas.current = svg
+
+    # Footer: one entry per player, best first, with the seat's mark.
+    y = HEADER + body_height + LINE
+    label = "Result" if scene.final else "Score"
+    canvas.text(12, y, f"{label}:", size=14, weight="bold")
+    x = 70.0
+    for s in scene.standing.standings:
+        seat = players.index(s.player)
+        canvas.mark(seat, x + 6, y - 5, 6)
+        won = scene.final and s.player in scene.standing.winners
+        entry = f"{s.place}. {s.player} {s.score}" + (" (winner)" if won else "")
+        canvas.text(x + 16, y, entry, size=14, weight="bold" if won else None)
+        x += 24 + 8.2 * len(entry)
+    for line in legend:
+        y += LINE
+        canvas.text(12, y, line, size=13, fill=MUTED)
+    ET.indent(svg, space=" ")
+    return ET.tostring(svg, encoding="unicode") + "\n"
