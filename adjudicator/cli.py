@@ -8,9 +8,7 @@ Every project error is caught in one place (:class:`_Group`) and printed as one
 from __future__ import annotations
 
 import os
-import secrets
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -19,9 +17,9 @@ import msgspec
 import typer
 from typer.core import TyperGroup
 
-from . import games, log as logmod, match
+from . import files, games, log as logmod, match, referee as referee_
 from .engine import Game, Outcome, Style
-from .errors import AdjudicatorError, IllegalMoveError, ParameterError, one_line
+from .errors import AdjudicatorError, BadLogError, ParameterError, one_line
 from .log import VIEW_FORMAT, Log, Secret, ViewFile
 
 
@@ -68,18 +66,28 @@ AsciiOpt = Annotated[
 
 def _style(ascii_: bool) -> Style:
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    return Style(unicode=not ascii_, color=color)
+    return Style(unicode=not (ascii_ or _ASCII_ONLY), color=color and not ascii_)
 
 
 def _bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise AdjudicatorError(f"{path}: no such file") from None
-    except OSError as e:
-        raise AdjudicatorError(f"{path}: cannot read: {e.strerror or e}") from None
+    return files.read(path)
+
+
+#: Set when standard output cannot take the Unicode drawing: draw in ASCII.
+_ASCII_ONLY = False
+
+
+def _safe(text: str, style: Style) -> str:
+    """Text from a log (a name, a comment) made safe for the terminal: control
+    characters and escape sequences escaped, and, in ASCII style, anything
+    that is not printable ASCII."""
+    text = one_line(text)
+    if not style.unicode:
+        text = "".join(ch if " " <= ch <= "~" else
+                       (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else
+                        f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+                       for ch in text)
+    return text
 
 
 def _name(path: str) -> str:
@@ -107,33 +115,7 @@ def _unlocked(path: str, secret: str | None, data: bytes | None = None) -> tuple
 
 
 def _write(path: str, data: bytes, *, replace: bool = True, private: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file, then a rename.
-
-    A ``private`` file is readable and writable by its owner alone.
-    """
-    target = Path(path)
-    if not replace and target.exists():
-        raise AdjudicatorError(f"{path}: already exists (use --force to replace it)")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    except OSError as e:
-        raise AdjudicatorError(f"{path}: cannot write: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        os.chmod(tmp, 0o600 if private else mode)
-        os.replace(tmp, target)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise AdjudicatorError(f"{path}: cannot write: {e.strerror or e}") from None
-        raise
+    files.write(path, data, replace=replace, private=private)
 
 
 def _emit(log: Log, output: str | None, force: bool) -> bool:
@@ -161,6 +143,25 @@ def _params(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _keys(pairs: list[str]) -> dict[str, str]:
+    """``PLAYER=KEY`` pairs: KEY is a public key or a key file."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ParameterError(f"--key {pair!r}: write it as PLAYER=KEY (a public key or a key file)")
+        value = value.strip()
+        if not value.startswith("ed25519:"):
+            value = logmod.decode_key(_bytes(value), value).public
+        out[name.strip()] = value
+    return out
+
+
+def _private(path: str | None) -> str | None:
+    """The private key in a player's key file."""
+    return None if path is None else logmod.decode_key(_bytes(path), path).private
+
+
 def _seat(rep: match.Replay, name: str | None) -> int | None:
     if name is None:
         return None
@@ -178,7 +179,7 @@ def _wrap(items: list[str], indent: str = "  ") -> str:
                          break_on_hyphens=False)
 
 
-def _score_lines(outcome: Outcome, final: bool) -> list[str]:
+def _score_lines(outcome: Outcome, final: bool, style: Style = Style()) -> list[str]:
     scores = "  ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
     if final:
         winners = ", ".join(outcome.winners) or "nobody"
@@ -186,7 +187,7 @@ def _score_lines(outcome: Outcome, final: bool) -> list[str]:
     else:
         lines = [f"Score so far: {scores}"]
     lines += [f"  {d}" for d in outcome.details]
-    return lines
+    return [_safe(line, style) for line in lines]
 
 
 class _Position(msgspec.Struct, kw_only=True):
@@ -225,20 +226,20 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int) -> Non
     dot = " · " if style.unicode else " - "
     where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
     seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
-    typer.echo(dot.join((game.TITLE, where, seen)))
+    typer.echo(dot.join((game.TITLE, where, _safe(seen, style))))
     if pos.move is not None:
-        typer.echo(f"Last move: {pos.move.by} {pos.move.move}"
-                   + (f"  # {pos.move.comment}" if pos.move.comment else ""))
+        typer.echo(_safe(f"Last move: {pos.move.by} {pos.move.move}"
+                         + (f"  # {pos.move.comment}" if pos.move.comment else ""), style))
     typer.echo(game.render(pos.view, style))
     typer.echo("")
     if pos.result is not None:
-        typer.echo("\n".join(_score_lines(pos.result, True)))
+        typer.echo("\n".join(_score_lines(pos.result, True, style)))
         return
-    typer.echo(f"To move: {pos.to_move}")
+    typer.echo(_safe(f"To move: {pos.to_move}", style))
     if pos.legal is not None:
         typer.echo(f"Legal moves ({len(pos.legal)}):")
         typer.echo(_wrap(pos.legal))
-    typer.echo("\n".join(_score_lines(pos.standing, False)))
+    typer.echo("\n".join(_score_lines(pos.standing, False, style)))
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -286,6 +287,7 @@ def new(
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
     referee: Annotated[bool, typer.Option("--referee", help="A refereed game: the log holds only a commitment to the seed, which goes to a secret file for the referee.")] = False,
     secret: Annotated[Optional[str], typer.Option("--secret", metavar="FILE", help="With --referee: where to write the secret file (default: next to the log, NAME.secret.json).")] = None,
+    key: Annotated[list[str], typer.Option("--key", "-k", metavar="PLAYER=KEY", help="A player who signs their moves, with their public key (ed25519:...) or key file; repeat for several.")] = [],  # noqa: B006
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
     """Start a new game log.
@@ -300,7 +302,7 @@ def new(
     if not referee:
         if secret is not None:
             raise ParameterError("--secret FILE goes with --referee")
-        log = match.new_log(game, _players(players), seed, _params(param))
+        log = match.new_log(game, _players(players), seed, _params(param), _keys(key))
         if _emit(log, output, force):
             rep = match.replay(log)
             typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
@@ -309,12 +311,13 @@ def new(
     if output is None:
         raise ParameterError("--referee needs -o FILE: the log and the secret are two files")
     secret_path = secret or str(Path(output).with_suffix("")) + ".secret.json"
-    log, key = match.new_refereed(game, _players(players), seed, _params(param))
-    _write(secret_path, logmod.encode(key), replace=force, private=True)
+    log, secret_ = match.new_refereed(game, _players(players), seed, _params(param), _keys(key))
+    _write(secret_path, logmod.encode(secret_), replace=force, private=True)
     _write(output, logmod.encode(log), replace=force)
-    rep = match.replay(match.unlock(log, key))
-    typer.echo(f"Wrote {output} (public: send it to the players) and {secret_path} (the seed: "
-               f"keep it, referee only); {rep.to_move()} to move.")
+    rep = match.replay(match.unlock(log, secret_))
+    typer.echo(f"Wrote {output} (public: send it to the players) and {secret_path} (the seed and "
+               f"signing key: keep it, referee only); {rep.to_move()} to move.")
+    typer.echo(f"Referee key: {log.referee} (tell the players: it signs every log)")
 
 
 @app.command()
@@ -340,7 +343,7 @@ def show(
     """
     raw = _bytes(log)
     if logmod.kind_of(raw) == VIEW_FORMAT:
-        _show_view(logmod.decode_view(raw, _name(log)), json_, _style(ascii_))
+        _show_view(logmod.decode_view(raw, _name(log)), json_, _style(ascii_), _name(log))
         return
     _, data = _unlocked(log, secret, raw)
     if at is not None and not 0 <= at <= len(data.moves):
@@ -363,29 +366,39 @@ def show(
         _print_position(rep.game, pos, _style(ascii_), len(data.moves))
 
 
-def _show_view(vf: ViewFile, json_: bool, style: Style) -> None:
+def _render(game: Game, seen: Any, style: Style, source: str) -> str:
+    """A view drawn as text; a view that the game cannot draw is bad input."""
+    try:
+        return game.render(seen, style)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
+        raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
+
+
+def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file") -> None:
     game = games.get(vf.log.game)
+    seen = referee_.check_view(vf, source)
     if json_:
         _json(vf)
         return
-    seen = msgspec.json.decode(vf.view, type=game.VIEW)
+    text = _render(game, seen, style, source)
     dot = " · " if style.unicode else " - "
     where = f"after move {len(vf.log.moves)}" if vf.log.moves else "start"
-    typer.echo(dot.join((game.TITLE, where, f"view file of {vf.player}")))
+    typer.echo(dot.join((game.TITLE, where, _safe(f"view file of {vf.player}", style))))
     if vf.log.moves:
         last = vf.log.moves[-1]
-        typer.echo(f"Last move: {last.by} {last.move}")
-    typer.echo(game.render(seen, style))
+        typer.echo(_safe(f"Last move: {last.by} {last.move}"
+                         + (f"  # {last.comment}" if last.comment else ""), style))
+    typer.echo(text)
     typer.echo("")
     if vf.log.result is not None:
-        typer.echo("\n".join(_score_lines(vf.log.result, True)))
+        typer.echo("\n".join(_score_lines(vf.log.result, True, style)))
     elif vf.move is not None:
-        typer.echo(f"Your move, to send to the referee: {vf.move.move}")
+        typer.echo(_safe(f"Your move, to send to the referee: {vf.move.move}", style))
     elif vf.legal is not None:
         typer.echo(f"Your move. Legal moves ({len(vf.legal)}):")
         typer.echo(_wrap(list(vf.legal)))
     else:
-        typer.echo(f"To move: {vf.to_move}")
+        typer.echo(_safe(f"To move: {vf.to_move}", style))
 
 
 @app.command()
@@ -401,6 +414,7 @@ def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None
     raw = _bytes(log)
     if logmod.kind_of(raw) == VIEW_FORMAT:
         vf = logmod.decode_view(raw, _name(log))
+        referee_.check_view(vf, _name(log))
         player, moves = vf.to_move, list(vf.legal or ())
         if vf.legal is None and vf.to_move is not None:
             raise AdjudicatorError(f"{_name(log)}: it is {vf.to_move}'s turn, not {vf.player}'s")
@@ -423,6 +437,8 @@ def extend(
     moves: Annotated[Optional[list[str]], typer.Argument(help="Moves in the game's notation.", show_default=False)] = None,
     as_: Annotated[Optional[str], typer.Option("--as", metavar="PLAYER", help="Refuse any move that is not this player's.")] = None,
     comment: Annotated[Optional[str], typer.Option("--comment", "-m", help="A comment recorded with the last move.")] = None,
+    expect: Annotated[Optional[int], typer.Option("--expect", metavar="N", help="Refuse unless the log holds exactly N moves (the position the moves answer).")] = None,
+    key: Annotated[Optional[str], typer.Option("--key", metavar="FILE", help="Your key file, if you sign your moves.")] = None,
     secret: SecretOpt = None,
     from_: Annotated[Optional[str], typer.Option("--from", metavar="VIEWFILE", help="Take the move a player recorded in their view file (the referee's side).")] = None,
     ascii_: AsciiOpt = False,
@@ -430,13 +446,14 @@ def extend(
     """Check moves and append them to the log, all or nothing, then show the board.
 
     Moves are read tolerantly and recorded in canonical notation. The file is
-    replaced atomically; on any error it is left byte-for-byte unchanged. With
-    LOG '-' the new log goes to stdout. On a view file, the move must be one of
-    its listed legal moves; it is recorded there for the referee, who adds it
-    to the real log with --from.
+    replaced atomically, under a lock, and only if nobody changed it
+    meanwhile; on any error it is left byte-for-byte unchanged. With LOG '-'
+    the new log goes to stdout. On a view file, the move must be one of its
+    listed legal moves; it is recorded there for the referee, who adds it to
+    the real log with --from.
 
     \b
-    Example: adjudicator extend game.json FaSp-c3 --as bob
+    Example: adjudicator extend game.json FaSp-c3 --as bob --expect 4
     """
     if not moves and from_ is None:
         raise typer.BadParameter("give the moves, or --from VIEWFILE", param_hint="MOVES")
@@ -444,77 +461,83 @@ def extend(
     if logmod.kind_of(raw) == VIEW_FORMAT:
         if from_ is not None or secret is not None:
             raise ParameterError("--from and --secret go with the referee's log, not a view file")
-        _extend_view(log, logmod.decode_view(raw, _name(log)), moves or [], as_, comment)
+        _extend_view(log, raw, moves or [], as_, comment, _private(key), expect)
         return
-    stored, data = _unlocked(log, secret, raw)
-    if from_ is not None:
-        if moves:
-            raise ParameterError("give either moves or --from VIEWFILE, not both")
-        vf = logmod.decode_view(_bytes(from_), from_)
-        moves, as_, comment = _move_from(vf, data, from_, as_), vf.player, vf.move.comment  # type: ignore[union-attr]
-    if not moves:
-        raise ParameterError("no move given")
-    new_log = match.extend(data, moves, as_player=as_, comment=comment)
-    if log == "-":
-        _emit(match.publish(new_log, stored), None, False)
-        return
-    _write(log, logmod.encode(match.publish(new_log, stored)))
-    rep = match.replay(new_log)
-    mover = rep.players.index(new_log.moves[-1].by)
-    added = len(new_log.moves) - len(data.moves)
-    typer.echo(f"Recorded {added} move{'s' * (added != 1)} in {log}: "
-               + " ".join(e.move for e in new_log.moves[-added:]))
-    pos = _position(rep, rep.state, len(new_log.moves), mover, False)
-    _print_position(rep.game, pos, _style(ascii_), len(new_log.moves))
-
-
-def _move_from(vf: ViewFile, log: Log, path: str, as_: str | None) -> list[str]:
-    """The move of a view file, if the file was made for this game at this point."""
-    if vf.log.game != log.game or vf.log.players != log.players or vf.log.commitment != log.commitment:
-        raise AdjudicatorError(f"{path}: this view file belongs to another game")
-    if vf.move is None:
-        raise AdjudicatorError(f"{path}: {vf.player} has not recorded a move in it yet")
-    if as_ is not None and as_ != vf.player:
-        raise ParameterError(f"--as {as_!r}: the view file is {vf.player}'s")
-    if vf.log.moves != log.moves:
-        if len(vf.log.moves) == len(log.moves):
-            raise AdjudicatorError(f"{path}: its moves differ from the game's: it was made from another copy")
+    stored = _read(log, raw)
+    if expect is not None and expect != len(stored.moves):
         raise AdjudicatorError(
-            f"{path}: made after move {len(vf.log.moves)}, but the game is at move "
-            f"{len(log.moves)}: send {vf.player} a new view file"
+            f"{_name(log)}: holds {len(stored.moves)} moves, not {expect} (--expect): "
+            "the moves answer another position; nothing recorded"
         )
-    return [vf.move.move]
+    key_text = _private(key)
+    if stored.refereed:
+        if secret is None:
+            raise ParameterError(
+                "a refereed game is extended by its referee, with --secret FILE; "
+                "a player records their move in the view file the referee sent"
+            )
+        secret_file = _secret(secret)
+        assert secret_file is not None
+        if from_ is not None:
+            if moves:
+                raise ParameterError("give either moves or --from VIEWFILE, not both")
+            vf = logmod.decode_view(_bytes(from_), from_)
+            if as_ is not None and as_ != vf.player:
+                raise ParameterError(f"--as {as_!r}: the view file is {vf.player}'s")
+            new_log = referee_.accept(stored, secret_file, vf, from_)
+        else:
+            new_log = referee_.record(stored, secret_file, moves or [], as_player=as_,
+                                      comment=comment, player_key=key_text)
+        data = match.unlock(stored, secret_file)
+        replayable = match.unlock(new_log, secret_file)
+    else:
+        if from_ is not None:
+            raise ParameterError("--from VIEWFILE goes with a refereed game")
+        if secret is not None:
+            raise ParameterError("--secret goes with a refereed game; this one is open")
+        data = stored
+        new_log = replayable = match.extend(stored, moves or [], as_player=as_, comment=comment,
+                                            player_key=key_text)
+    encoded = logmod.encode(new_log)
+    if log == "-":
+        sys.stdout.buffer.write(encoded)
+        sys.stdout.flush()
+        return
+    files.update(log, raw, encoded)
+    added = len(new_log.moves) - len(data.moves)
+    style = _style(ascii_)
+    typer.echo(_safe(f"Recorded {added} move{'s' * (added != 1)} in {log}: "
+                     + " ".join(e.move for e in new_log.moves[-added:]), style))
+    rep = match.replay(replayable)
+    if stored.refereed:
+        # The referee's terminal shows what everyone may see, never a hand.
+        pos = _position(rep, rep.state, len(new_log.moves), None, False)
+    else:
+        mover = rep.players.index(new_log.moves[-1].by)
+        pos = _position(rep, rep.state, len(new_log.moves), mover, False)
+    _print_position(rep.game, pos, style, len(new_log.moves))
 
 
-def _extend_view(path: str, vf: ViewFile, moves: list[str], as_: str | None, comment: str | None) -> None:
+def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comment: str | None,
+                 key: str | None, expect: int | None) -> None:
     """A player records their move in their view file (checked against its legal list)."""
-    number = len(vf.log.moves) + 1
+    vf = logmod.decode_view(raw, _name(path))
+    referee_.check_view(vf, _name(path))
     if as_ is not None and as_ != vf.player:
         raise ParameterError(f"--as {as_!r}: this view file is {vf.player}'s")
-    if vf.move is not None:
-        raise AdjudicatorError(
-            f"{_name(path)}: already holds {vf.player}'s move {vf.move.move!r}: send it to the referee"
-        )
-    if vf.legal is None:
-        who = f"it is {vf.to_move}'s turn" if vf.to_move else "the game is over"
-        raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, " ".join(moves))
+    if expect is not None and expect != len(vf.log.moves):
+        raise AdjudicatorError(f"{_name(path)}: made after move {len(vf.log.moves)}, "
+                               f"not {expect} (--expect); nothing recorded")
     if len(moves) != 1:
         raise ParameterError("a view file takes one move at a time; the referee sends the next view")
-    typed = moves[0]
-    key = "".join(typed.split()).casefold()
-    chosen = [m for m in vf.legal if "".join(m.split()).casefold() == key]
-    if not chosen:
-        raise IllegalMoveError(
-            f"not one of the {len(vf.legal)} legal moves listed in the view file "
-            f"(adjudicator legal {_name(path)})"
-        ).at(number, vf.player, typed)
-    entry = match.sealed(vf.log, [(vf.player, chosen[0], comment)])[-1]
-    updated = msgspec.structs.replace(vf, move=entry)
+    updated = referee_.choose(vf, moves[0], comment, key)
+    encoded = logmod.encode(updated)
     if path == "-":
-        sys.stdout.buffer.write(logmod.encode(updated))
+        sys.stdout.buffer.write(encoded)
         return
-    _write(path, logmod.encode(updated))
-    typer.echo(f"Recorded {vf.player}'s move {chosen[0]} in {path}: send the file to the referee.")
+    files.update(path, raw, encoded, what="recording the move")
+    typer.echo(f"Recorded {vf.player}'s move {updated.move.move} in {path}: "  # type: ignore[union-attr]
+               "send the file to the referee.")
 
 
 @app.command()
@@ -570,9 +593,12 @@ def validate(
             data = match.unlock(stored, _secret(secret)) if stored.refereed else stored
             entry.update(game=data.game, moves=len(data.moves))
             if data.seed is None:
-                match.check_header(data)
-                match.check_chain(data)
-                entry.update(valid=None, unchecked="moves and result: the seed is secret")
+                match.check_public(data)
+                if data.referee is None:
+                    raise BadLogError(
+                        "a refereed log of version 1 carries no referee signature: nothing in "
+                        "it can be checked until the referee reveals the seed")
+                entry.update(valid=True, unchecked="legality of the moves: the seed is secret")
             else:
                 rep = match.validate(data)
                 entry.update(valid=True, result=data.result, to_move=rep.to_move())
@@ -586,10 +612,10 @@ def validate(
         else:
             if json_:
                 pass
-            elif entry["valid"] is None:
-                typer.echo(f"unchecked {path}: {data.game}, {len(data.moves)} moves, refereed: "
-                           "header and digest chain intact; the moves and the result cannot be "
-                           "checked while the seed is secret (the referee can give --secret)")
+            elif entry["unchecked"] is not None:
+                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+                           "by its referee (header, moves and result as the referee wrote "
+                           "them); their legality is checked once the seed is revealed")
             else:
                 state = (f"over, {match.describe(data.result)}" if data.result is not None
                          else f"in progress, {entry['to_move']} to move")
@@ -611,35 +637,48 @@ def view(
     """Write a player's view file: the public log, what they may see, their legal moves.
 
     The referee of a refereed game sends it to the player, who runs show and
-    extend on it and sends it back; it holds nothing the player may not see.
+    extend on it and sends it back; it holds nothing the player may not see,
+    and the referee's proof binds it to that player and that position.
 
     \b
     Example: adjudicator view game.json --secret game.secret.json --as ann -o ann.json
     """
-    stored, data = _unlocked(log, secret)
-    rep = match.validate(data)
-    seat = _seat(rep, as_)
-    to_move = rep.game.to_move(rep.state)
-    legal = None
-    if to_move is not None and to_move == seat:
-        legal = tuple(rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state))
-    vf = ViewFile(
-        format=VIEW_FORMAT,
-        version=logmod.VERSION,
-        player=as_,
-        to_move=None if to_move is None else rep.players[to_move],
-        log=match.publish(data, stored),
-        view=msgspec.Raw(msgspec.json.encode(rep.game.view(rep.state, seat))),
-        legal=legal,
-        move=None,
-    )
+    stored = _read(log)
+    vf = referee_.issue_view(stored, _secret(secret), as_)
     data_out = logmod.encode(vf)
     if output is None:
         sys.stdout.buffer.write(data_out)
         return
     _write(output, data_out)
-    turn = "their move" if legal is not None else f"{vf.to_move or 'nobody'} to move"
+    turn = "their move" if vf.legal is not None else f"{vf.to_move or 'nobody'} to move"
     typer.echo(f"Wrote {output} for {as_} ({turn}).")
+
+
+key_app = typer.Typer(
+    cls=_Group, no_args_is_help=True, rich_markup_mode=None,
+    help="A player's own signing key, to sign their moves.",
+)
+app.add_typer(key_app, name="key")
+
+
+@key_app.command("new")
+def key_new(
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Where to write the key file (readable by you alone).")],
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Make a signing key: the file is private; give the public key it prints
+    to whoever starts the game (new --key PLAYER=KEY).
+
+    \b
+    Example: adjudicator key new -o ann.key
+    """
+    from . import seal
+
+    private = seal.new_signing_key()
+    key = logmod.KeyFile(format=logmod.KEY_FORMAT, version=logmod.VERSION,
+                         public=seal.public_key(private), private=private)
+    _write(output, logmod.encode(key), replace=force, private=True)
+    typer.echo(f"Wrote {output} (private: keep it). Public key: {key.public}")
 
 
 @app.command()
@@ -732,5 +771,23 @@ def simulate(
         typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
 
 
+def _fit_output() -> None:
+    """Never crash on a terminal or pipe that cannot take Unicode (a cp1252
+    console, LANG=C): draw in ASCII there and escape whatever else is left."""
+    global _ASCII_ONLY
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "\u2500\u00b7\u2190".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            if stream is sys.stdout:
+                _ASCII_ONLY = True
+            try:
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+            except (AttributeError, ValueError):
+                pass
+
+
 def main() -> None:
+    _fit_output()
     app(prog_name="adjudicator")

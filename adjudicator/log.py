@@ -24,7 +24,9 @@ from .errors import BadLogError
 FORMAT = "adjudicator-log"
 SECRET_FORMAT = "adjudicator-secret"
 VIEW_FORMAT = "adjudicator-view"
-VERSION = 1
+KEY_FORMAT = "adjudicator-key"
+VERSION = 2  # what this tool writes
+VERSIONS = (1, 2)  # what it reads
 
 
 class MoveEntry(
@@ -37,14 +39,23 @@ class MoveEntry(
     move: str
     comment: str | None = None
     digest: str
+    #: The mover's own Ed25519 signature of ``digest``, when the header lists
+    #: a key for them (version 2).
+    signature: str | None = None
 
 
-class Log(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Log(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """A whole game, as exchanged between players.
 
     An open game has its ``seed``. A refereed game has a ``commitment`` to a
     seed the referee keeps secret; ``seed`` and ``salt`` stay null until the
-    referee reveals them.
+    referee reveals them. From version 2 a refereed game names the referee's
+    public key and carries the referee's ``signature`` over the chain head
+    and the result, renewed at every write; ``keys`` lists the public keys
+    of players who sign their own moves. (Fields added by version 2 are left
+    out of the encoding when empty, so a version 1 log encodes as it was.)
     """
 
     format: Literal["adjudicator-log"]
@@ -55,16 +66,22 @@ class Log(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     seed: str | None
     salt: str | None
     commitment: str | None
+    referee: str | None = None
+    keys: dict[str, str] = {}
     moves: tuple[MoveEntry, ...]
     result: Outcome | None
+    signature: str | None = None
 
     @property
     def refereed(self) -> bool:
         return self.commitment is not None
 
 
-class Secret(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The referee's file of a refereed game: the seed and the salt of its commitment."""
+class Secret(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """The referee's file of a refereed game: the seed and the salt of its
+    commitment and (version 2) the referee's private signing key."""
 
     format: Literal["adjudicator-secret"]
     version: int
@@ -73,12 +90,29 @@ class Secret(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     commitment: str
     seed: str
     salt: str
+    signing_key: str | None = None
 
 
-class ViewFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class KeyFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A player's own signing key (``adjudicator key new``): keep it private."""
+
+    format: Literal["adjudicator-key"]
+    version: int
+    public: str
+    private: str
+
+
+class ViewFile(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """What the referee sends one player: the public log, what that player
     sees now, their legal moves when it is their turn, and, once they have
-    chosen, the move they send back."""
+    chosen, the move they send back.
+
+    ``proof`` (version 2) is the referee's signature binding the game, the
+    player, the position, the view and the listed moves: it is what
+    authorises the move the player records here, and nothing else does.
+    """
 
     format: Literal["adjudicator-view"]
     version: int
@@ -88,11 +122,13 @@ class ViewFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     view: msgspec.Raw
     legal: tuple[str, ...] | None
     move: MoveEntry | None
+    proof: str | None = None
 
 
 _decoder = msgspec.json.Decoder(Log)
 _secret_decoder = msgspec.json.Decoder(Secret)
 _view_decoder = msgspec.json.Decoder(ViewFile)
+_key_decoder = msgspec.json.Decoder(KeyFile)
 
 
 def decode(data: bytes | str, source: str = "log") -> Log:
@@ -116,34 +152,83 @@ def decode_view(data: bytes | str, source: str = "view") -> ViewFile:
     return _checked(_view_decoder, data, source)
 
 
-def kind_of(data: bytes) -> str | None:
+def decode_key(data: bytes | str, source: str = "key") -> KeyFile:
+    """Read a player's key file."""
+    return _checked(_key_decoder, data, source)
+
+
+def kind_of(data: bytes | str) -> str | None:
     """The ``format`` a file declares, if it is a JSON object that declares one."""
     try:
-        head = msgspec.json.decode(data, type=_Head)
-    except msgspec.DecodeError:
+        head = msgspec.json.decode(text_of(data), type=_Head)
+    except (msgspec.DecodeError, RecursionError, BadLogError):
         return None
-    return head.format
+    return head.format if isinstance(head.format, str) else None
 
 
 class _Head(msgspec.Struct):
-    format: str | None = None
+    format: object = None
 
 
 def _checked(decoder: msgspec.json.Decoder, data: bytes | str, source: str):  # type: ignore[no-untyped-def]
+    data = text_of(data, source)
+    if not data.strip():
+        raise BadLogError(f"{source}: the file is empty")
     try:
         value = decoder.decode(data)
     except msgspec.DecodeError as e:
         # ValidationError is a DecodeError; both carry msgspec's own message.
         raise BadLogError(f"{source}: {_one_line(str(e))}") from None
-    if value.version != VERSION:
+    except RecursionError:
+        raise BadLogError(f"{source}: nested too deeply to be a log") from None
+    if value.version not in VERSIONS:
         raise BadLogError(
-            f"{source}: version {value.version} is not supported (this tool reads version "
-            f"{VERSION}) - at `$.version`"
+            f"{source}: version {value.version} is not supported (this tool reads versions "
+            f"{', '.join(map(str, VERSIONS))}) - at `$.version`"
         )
     return value
 
 
-def encode(value: Log | Secret | ViewFile) -> bytes:
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def text_of(data: bytes | str, source: str = "log") -> str:
+    """The text of a file as a mail client may have left it.
+
+    UTF-8 with or without a byte order mark, UTF-16 or UTF-32 with one, and
+    Latin-1 / Windows-1252 (what a mail client re-encoding a message
+    produces) are all read; the digest chain then tells whether anything
+    was lost on the way. Bytes that fit none of them are refused, naming
+    what was found.
+    """
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec)
+            except UnicodeDecodeError:
+                raise BadLogError(f"{source}: starts with a {codec} byte order mark but is not "
+                                  f"valid {codec}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" in data:
+        raise BadLogError(f"{source}: binary data (NUL bytes), not a text file")
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def encode(value: Log | Secret | ViewFile | KeyFile) -> bytes:
     """The canonical bytes of a log (or of a secret or view file)."""
     raw = msgspec.json.encode(value, order="deterministic")
     return msgspec.json.format(raw, indent=2) + b"\n"

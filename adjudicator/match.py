@@ -7,7 +7,6 @@ contract, never a particular game.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,12 +84,16 @@ def new_log(
     players: Sequence[str],
     seed: str | None = None,
     params: Mapping[str, Any] | None = None,
+    keys: Mapping[str, str] | None = None,
 ) -> Log:
-    """A log of a game not yet begun; a random seed when none is given."""
+    """A log of a game not yet begun; a random seed when none is given.
+
+    ``keys`` maps players who will sign their moves to their public keys.
+    """
     game = games.get(game_id)
     players = check_players(game, players)
     if seed is None:
-        seed = secrets.token_hex(8)
+        seed = seal.new_secret_seed()[:16]
     if not seed:
         raise ParameterError("the seed must not be empty")
     log = Log(
@@ -102,9 +105,14 @@ def new_log(
         seed=seed,
         salt=None,
         commitment=None,
+        keys=dict(sorted((keys or {}).items())),
         moves=(),
         result=None,
     )
+    try:
+        check_keys(log)
+    except BadLogError as e:
+        raise ParameterError(str(e).removeprefix("header: ")) from None
     start(log)  # the game must be able to set itself up with these
     return log
 
@@ -114,14 +122,23 @@ def new_refereed(
     players: Sequence[str],
     seed: str | None = None,
     params: Mapping[str, Any] | None = None,
+    keys: Mapping[str, str] | None = None,
 ) -> tuple[Log, Secret]:
-    """A refereed game: the public log holds a commitment to the seed, the
-    secret file (for the referee alone) the seed and the salt."""
+    """A refereed game: the public log holds a commitment to the seed and the
+    referee's public key, and is signed; the secret file (for the referee
+    alone) holds the seed, the salt and the signing key.
+
+    Every shuffle and draw comes from the seed *and* the salt
+    (:func:`seal.deal_seed`), so a seed a person typed gives nothing away.
+    """
     seed = seal.new_secret_seed() if seed is None else seed
-    open_log = new_log(game_id, players, seed, params)
+    open_log = new_log(game_id, players, seed, params, keys)
     salt = seal.new_salt()
     commitment = seal.commit(seed, salt)
-    log = msgspec.structs.replace(open_log, seed=None, commitment=commitment)
+    signing_key = seal.new_signing_key()
+    log = msgspec.structs.replace(
+        open_log, seed=None, commitment=commitment, referee=seal.public_key(signing_key)
+    )
     secret = Secret(
         format=SECRET_FORMAT,
         version=VERSION,
@@ -130,8 +147,52 @@ def new_refereed(
         commitment=commitment,
         seed=seed,
         salt=salt,
+        signing_key=signing_key,
     )
-    return log, secret
+    start(unlock(log, secret))  # the deal must work
+    return sign(log, secret), secret
+
+
+def signed_items(log: Log) -> list[str]:
+    """What the referee's signature of a log covers: the chain head (which
+    covers the header and every entry) and the result."""
+    head = log.moves[-1].digest if log.moves else head_digest(log).hex()
+    result = "" if log.result is None else msgspec.json.encode(log.result, order="deterministic").decode()
+    return [seal.LOG_SIGN_DOMAIN, head, result]
+
+
+def sign(log: Log, secret: Secret) -> Log:
+    """``log`` signed by its referee (after every write of a refereed log)."""
+    if secret.signing_key is None:
+        if log.version >= 2:
+            raise BadLogError("the secret file holds no signing key (it is of version 1)")
+        return log
+    if log.referee != seal.public_key(secret.signing_key):
+        raise BadLogError("the secret file belongs to another game (its signing key differs)")
+    return msgspec.structs.replace(log, signature=seal.sign(secret.signing_key, signed_items(log)))
+
+
+def check_signature(log: Log) -> None:
+    """A version 2 refereed log must carry its referee's signature over its
+    chain head and result; an open log must carry none."""
+    if log.version < 2:
+        if log.referee is not None or log.keys or log.signature is not None or any(
+            e.signature is not None for e in log.moves
+        ):
+            raise BadLogError("header: keys and signatures need version 2")
+        return
+    if log.commitment is None:
+        if log.referee is not None or log.signature is not None:
+            raise BadLogError("header: an open game has no referee key or signature")
+        return
+    if log.referee is None or not seal.valid_public_key(log.referee):
+        raise BadLogError("header: a refereed game of version 2 must name its referee's key")
+    if not seal.verify(log.referee, log.signature, signed_items(log)):
+        what = "has no" if log.signature is None else "does not carry a valid"
+        raise BadLogError(
+            f"signature: the log {what} signature of its referee over its "
+            f"{len(log.moves)} moves and result: it was changed after the referee wrote it"
+        )
 
 
 def unlock(log: Log, secret: Secret | None) -> Log:
@@ -196,13 +257,58 @@ def start(log: Log) -> tuple[Game, Any]:
         log.salt is None or seal.commit(log.seed, log.salt) != log.commitment
     ):
         raise BadLogError("header: the seed and salt do not match the commitment")
-    return game, game.setup(params, log.players, log.seed)
+    return game, game.setup(params, log.players, chance_seed(log))
+
+
+def chance_seed(log: Log) -> str:
+    """The seed the game's chance streams are drawn from (``notation/README.md``)."""
+    assert log.seed is not None
+    if log.commitment is not None and log.version >= 2 and log.salt is not None:
+        return seal.deal_seed(log.seed, log.salt)
+    return log.seed
 
 
 def head_digest(log: Log) -> bytes:
     """The digest the first move entry is chained to."""
     return seal.header_digest(
-        log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment
+        log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment,
+        log.referee, log.keys,
+    )
+
+
+def check_keys(log: Log) -> None:
+    """Player keys: only for players of the game, each a well-formed public key."""
+    for name, key in log.keys.items():
+        if name not in log.players:
+            raise BadLogError(f"header: a key for {name!r}, who is not a player")
+        if not seal.valid_public_key(key):
+            raise BadLogError(f"header: {name}'s key is not an ed25519 public key")
+
+
+def check_player_signatures(log: Log) -> None:
+    """Every entry by a player who has a key must carry their signature."""
+    if not log.keys:
+        if any(e.signature is not None for e in log.moves):
+            raise BadLogError("a move carries a signature but the header lists no player key")
+        return
+    for number, entry in enumerate(log.moves, 1):
+        key = log.keys.get(entry.by)
+        if key is None:
+            if entry.signature is not None:
+                raise IllegalMoveError(f"{entry.by} has no key in the header, yet the move is "
+                                       "signed").at(number, entry.by, entry.move)
+            continue
+        if not seal.verify(key, entry.signature, [seal.MOVE_SIGN_DOMAIN, entry.digest]):
+            what = "unsigned" if entry.signature is None else "signed with another key"
+            raise IllegalMoveError(
+                f"{what}: {entry.by} signs their moves (their key is in the header)"
+            ).at(number, entry.by, entry.move)
+
+
+def sign_move(entry: MoveEntry, private: str) -> MoveEntry:
+    """``entry`` signed by its player."""
+    return msgspec.structs.replace(
+        entry, signature=seal.sign(private, [seal.MOVE_SIGN_DOMAIN, entry.digest])
     )
 
 
@@ -286,6 +392,7 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
     digest = head_digest(log)
     # The hot path of bulk validation: bind the contract's functions once.
     to_move, parse, fmt, apply = game.to_move, game.parse_move, game.format_move, game.apply
+    fast = getattr(game, "fast_apply", None)
     link = seal.entry_digest
     for number, entry in enumerate(entries, 1):
         text = entry.move
@@ -295,6 +402,13 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
         seat = to_move(state)
         if seat is None or entry.by != players[seat]:
             raise _out_of_turn(game, players, seat, entry.by).at(number, entry.by, text)  # type: ignore[union-attr]
+        if fast is not None:
+            after = fast(state, text)
+            if after is not None:
+                state = after
+                if states is not None:
+                    states.append(state)
+                continue
         try:
             move = parse(state, text)
             after = apply(state, move)
@@ -350,10 +464,28 @@ def check_result(rep: Replay) -> None:
 
 
 def validate(log: Log, *, keep: bool = False) -> Replay:
-    """Replay ``log`` and check its stored result; raise on the first problem."""
+    """Replay ``log`` and check its stored result and its signatures; raise
+    on the first problem."""
     rep = replay(log, keep=keep)
     check_result(rep)
+    check_seals(log)
     return rep
+
+
+def check_seals(log: Log) -> None:
+    """The signatures: the referee's over a refereed log, the players' over their moves."""
+    check_keys(log)
+    check_signature(log)
+    check_player_signatures(log)
+
+
+def check_public(log: Log) -> None:
+    """Everything that can be checked without the seed: the header, the
+    digest chain and every signature. For a refereed log of version 2 this
+    proves that the moves and the result are the ones its referee signed."""
+    check_header(log)
+    check_chain(log)
+    check_seals(log)
 
 
 def extend(
@@ -362,12 +494,16 @@ def extend(
     *,
     as_player: str | None = None,
     comment: str | None = None,
+    player_key: str | None = None,
+    sign: bool = True,
 ) -> Log:
     """``log`` with the moves ``texts`` appended, all or nothing.
 
     Moves are read tolerantly and recorded in canonical notation; with
-    ``as_player`` every move must be that player's. The result is written
-    once the game is over.
+    ``as_player`` every move must be that player's. A player whose key is in
+    the header signs their moves with ``player_key`` (their private key).
+    The result is written once the game is over. A refereed log must then
+    be signed again by its referee (:func:`sign`).
     """
     try:
         rep = validate(log)
@@ -403,11 +539,27 @@ def extend(
         state = after
     if comment is not None:
         added[-1] = (added[-1][0], added[-1][1], comment)
-    return _with(log, sealed(log, added), game.outcome(state))
+    entries = list(sealed(log, added))
+    for i in range(len(log.moves), len(entries) if sign else 0):
+        entries[i] = sign_own(log, entries[i], player_key)
+    return _with(log, entries, game.outcome(state))
+
+
+def sign_own(log: Log, entry: MoveEntry, player_key: str | None) -> MoveEntry:
+    """``entry`` signed by its player if the header lists their key."""
+    key = log.keys.get(entry.by)
+    if key is None:
+        return entry
+    if player_key is None:
+        raise ParameterError(f"{entry.by} signs their moves: give their key file (--key FILE)")
+    if seal.public_key(player_key) != key:
+        raise ParameterError(f"the key given is not {entry.by}'s (it is not the key in the header)")
+    return sign_move(entry, player_key)
 
 
 def _with(log: Log, entries: Sequence[MoveEntry], result: Outcome | None) -> Log:
-    return msgspec.structs.replace(log, moves=tuple(entries), result=result)
+    # A new chain head: any earlier referee signature no longer applies.
+    return msgspec.structs.replace(log, moves=tuple(entries), result=result, signature=None)
 
 
 def simulate(
@@ -451,6 +603,8 @@ def check_header(log: Log) -> Game:
         raise BadLogError("header: the log has neither a seed nor a commitment")
     if log.commitment is None and log.salt is not None:
         raise BadLogError("header: an open game has no salt (only a refereed game has one)")
+    if log.commitment is not None and (log.seed is None) != (log.salt is None):
+        raise BadLogError("header: a refereed game's seed and salt are revealed together")
     return game
 
 
@@ -505,6 +659,16 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
         item("digest chain", True, f"intact over {len(log.moves)} entries")
     except MoveError as e:
         item("digest chain", False, str(e))
+    try:
+        check_seals(log)
+        said = []
+        if log.referee is not None:
+            said.append("the referee's signature covers every move and the result")
+        if log.keys:
+            said.append(f"every move of {', '.join(sorted(log.keys))} is signed by its player")
+        item("signatures", True, "; ".join(said) if said else "none: an open, unsigned game")
+    except (BadLogError, MoveError) as e:
+        item("signatures", False, str(e))
     if all(i.ok for i in items):
         try:
             rep = replay(unlocked)

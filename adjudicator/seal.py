@@ -1,4 +1,5 @@
-"""Tamper evidence and secret seeds: the digest chain and the seed commitment.
+"""Tamper evidence and secret seeds: the digest chain, the seed commitment,
+the secret deal and the Ed25519 signatures of referees and players.
 
 Both are specified byte for byte in ``notation/README.md`` ("Digest chain",
 "Refereed games") so that another program can check them. Every piece of
@@ -17,6 +18,11 @@ from .engine import Value
 
 CHAIN_DOMAIN = "adjudicator/chain/v1"
 COMMIT_DOMAIN = "adjudicator/commit/v1"
+DEAL_DOMAIN = "adjudicator/deal/v1"
+LOG_SIGN_DOMAIN = "adjudicator/sign/log/v1"
+VIEW_SIGN_DOMAIN = "adjudicator/sign/view/v1"
+MOVE_SIGN_DOMAIN = "adjudicator/sign/move/v1"
+KEY_PREFIX = "ed25519:"
 
 
 _LENGTH = struct.Struct(">I").pack
@@ -48,6 +54,8 @@ def header_digest(
     players: Iterable[str],
     seed: str | None,
     commitment: str | None,
+    referee: str | None = None,
+    keys: Mapping[str, str] | None = None,
 ) -> bytes:
     """The digest every move entry is chained to.
 
@@ -61,6 +69,13 @@ def header_digest(
         items += [name, _param(params[name])]
     items += [str(len(players)), *players]
     items += ["commitment", commitment] if commitment is not None else ["seed", seed or ""]
+    if version >= 2:
+        # Version 2 binds the referee's key and the players' keys: swapping
+        # a key breaks the chain of every entry.
+        keys = keys or {}
+        items += ["referee", referee or "", str(len(keys))]
+        for name in sorted(keys):
+            items += [name, keys[name]]
     return hashlib.sha256(_fields(items)).digest()
 
 
@@ -96,3 +111,84 @@ def new_secret_seed() -> str:
 def commit(seed: str, salt: str) -> str:
     """The public commitment to a secret seed: hex SHA-256 over the domain, salt and seed."""
     return hashlib.sha256(_fields([COMMIT_DOMAIN, salt, seed])).hexdigest()
+
+
+def deal_seed(seed: str, salt: str) -> str:
+    """The seed every shuffle and draw of a refereed game (version 2) comes from.
+
+    The referee's seed may be a word a person typed; the salt is 128 random
+    bits kept secret with it until the reveal, so nobody holding only the
+    public log and their view can recompute the deal by trying seeds.
+    """
+    return hashlib.sha256(_fields([DEAL_DOMAIN, salt, seed])).hexdigest()
+
+
+# --- Ed25519 signatures (the ``cryptography`` package, imported when needed) -------------
+
+
+def _ed25519():  # type: ignore[no-untyped-def]
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    return ed25519
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str, size: int) -> bytes | None:
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        return None
+    return data if len(data) == size else None
+
+
+def new_signing_key() -> str:
+    """A new private key, as the base64 of its 32 raw bytes."""
+    return _b64(secrets.token_bytes(32))
+
+
+def public_key(private: str) -> str:
+    """The public key of a private key, as ``ed25519:`` and the base64 of 32 bytes."""
+    from cryptography.hazmat.primitives import serialization
+
+    raw = _unb64(private, 32)
+    if raw is None:
+        raise ValueError("a private key is the base64 of 32 bytes")
+    key = _ed25519().Ed25519PrivateKey.from_private_bytes(raw).public_key()
+    data = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return KEY_PREFIX + _b64(data)
+
+
+def valid_public_key(text: str) -> bool:
+    return text.startswith(KEY_PREFIX) and _unb64(text[len(KEY_PREFIX):], 32) is not None
+
+
+def sign(private: str, items: Iterable[str]) -> str:
+    """The base64 Ed25519 signature of the fields ``items`` by ``private``."""
+    raw = _unb64(private, 32)
+    if raw is None:
+        raise ValueError("a private key is the base64 of 32 bytes")
+    return _b64(_ed25519().Ed25519PrivateKey.from_private_bytes(raw).sign(_fields(items)))
+
+
+def verify(public: str, signature: str | None, items: Iterable[str]) -> bool:
+    """Whether ``signature`` is ``public``'s signature of the fields ``items``."""
+    from cryptography.exceptions import InvalidSignature
+
+    if signature is None or not public.startswith(KEY_PREFIX):
+        return False
+    key, sig = _unb64(public[len(KEY_PREFIX):], 32), _unb64(signature, 64)
+    if key is None or sig is None:
+        return False
+    try:
+        _ed25519().Ed25519PublicKey.from_public_bytes(key).verify(sig, _fields(items))
+    except (InvalidSignature, ValueError):
+        return False
+    return True

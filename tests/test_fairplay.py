@@ -79,9 +79,11 @@ def test_refereed_atlas_game_through_view_files_ends_in_a_passed_audit(tmp_path:
     assert public.seed is None and public.salt is None and public.commitment
     assert public.result is not None and len(public.moves) == 27
     assert len(view_files) == 27 * 3
-    # Without the secret: the chain can be checked, the moves cannot, and it says so.
+    # Without the secret: the chain and the referee's signature are checked,
+    # the legality of the moves cannot be, and it says so.
     r = run("validate", game)
-    assert r.stdout.startswith("unchecked") and "seed is secret" in r.stdout
+    assert r.stdout.startswith("ok ") and "signed by its referee" in r.stdout
+    assert "checked once the seed is revealed" in r.stdout
     r = run("audit", game, ok=False)
     assert "FAIL seed: secret" in r.stdout and "Audit FAILED." in r.stdout
     assert "Audit passed." in run("audit", game, "--secret", secret).stdout
@@ -167,23 +169,47 @@ def changed(value: Any) -> Any:
 def tamper_cases() -> list[tuple[str, bytes]]:
     """A finished open game, a finished refereed game after its reveal, and an
     unfinished game."""
-    _, key = match.new_refereed("atlas", PLAYERS, seed="tamper")
-    done = match.simulate("atlas", PLAYERS, "tamper")
-    refereed = msgspec.structs.replace(done, salt=key.salt, commitment=key.commitment, moves=())
-    refereed = msgspec.structs.replace(refereed, moves=match.sealed(
-        refereed, [(e.by, e.move, e.comment) for e in done.moves]))
+    refereed, key = refereed_game("atlas", "tamper")
     unfinished = match.simulate("time-palatrix", PLAYERS, "tamper", max_moves=40)
     return [
         ("turn-of-time", (ROOT / "examples" / "turn-of-time" / "3-players.json").read_bytes()),
-        ("atlas-refereed-revealed", logmod.encode(refereed)),
+        ("atlas-refereed-secret", logmod.encode(refereed)),
+        ("atlas-refereed-revealed", logmod.encode(match.reveal(refereed, key))),
         ("time-palatrix-unfinished", logmod.encode(unfinished)),
     ]
+
+
+def refereed_game(game_id: str, seed: str, moves: int | None = None,
+                  players: tuple[str, ...] = PLAYERS) -> tuple[logmod.Log, logmod.Secret]:
+    """A refereed game played by its referee with random legal moves (signed at
+    every write), and the referee's secret."""
+    from adjudicator import referee
+    from adjudicator.chance import Chance
+
+    log, key = match.new_refereed(game_id, players, seed=seed)
+    rng = Chance(seed, "refereed")
+    while moves is None or len(log.moves) < moves:
+        rep = match.replay(match.unlock(log, key))
+        if rep.to_move() is None:
+            break
+        legal = rep.game.legal_moves(rep.state)
+        text = rep.game.format_move(rep.state, legal[rng.below(len(legal))])
+        log = referee.record(log, key, [text])
+    return log, key
+
+
+def check(log: logmod.Log) -> None:
+    """What 'adjudicator validate' checks of a log without the referee's secret."""
+    if log.seed is None:
+        match.check_public(log)
+    else:
+        match.validate(log)
 
 
 @pytest.mark.parametrize(("name", "data"), tamper_cases(), ids=lambda v: v if isinstance(v, str) else "")
 def test_every_single_field_edit_is_detected(name: str, data: bytes) -> None:
     original = logmod.decode(data)
-    match.validate(original)  # the untouched log is valid
+    check(original)  # the untouched log is valid
     tree = json.loads(data)
     edits = leaves(tree)
     assert len(edits) > 50
@@ -194,7 +220,7 @@ def test_every_single_field_edit_is_detected(name: str, data: bytes) -> None:
             target = target[key]
         target[path[-1]] = changed(target[path[-1]])
         try:
-            match.validate(logmod.decode(json.dumps(d)))
+            check(logmod.decode(json.dumps(d)))
         except AdjudicatorError:
             continue
         pytest.fail(f"{name}: changing {'.'.join(map(str, path))} went unnoticed")

@@ -29,7 +29,7 @@ def test_encode_decode_round_trip(finished: logmod.Log) -> None:
 def test_encoding_is_stable(finished: logmod.Log) -> None:
     text = logmod.encode(finished).decode()
     assert text.endswith("}\n") and not text.endswith("\n\n")
-    assert '\n  "format": "adjudicator-log",\n  "version": 1,\n  "game": "turn-of-time",' in text
+    assert '\n  "format": "adjudicator-log",\n  "version": 2,\n  "game": "turn-of-time",' in text
     # parameters sorted by name, 2-space indent
     assert '"params": {\n    "absent-doubles": "own-season",\n    "goal": "dominance"\n  }' in text
     keys = [line.split('"')[1] for line in text.splitlines() if line.startswith('  "')]
@@ -57,10 +57,10 @@ def test_params_are_written_sorted_whatever_the_input_order(finished: logmod.Log
         (lambda t: t.replace('"by": "bob"', '"by": 3', 1), "Expected `str`, got `int` - at `$.moves[1].by`"),
         (lambda t: t.replace('"by": "ann",', '"by": "ann", "colour": "red",', 1), "unknown field `colour` - at `$.moves[0]`"),
         (lambda t: t.replace('"seed": "log-test",', ""), "missing required field `seed`"),
-        (lambda t: t.replace('"version": 1', '"version": 2'), "version 2 is not supported"),
+        (lambda t: t.replace('"version": 2', '"version": 3'), "version 3 is not supported"),
         (lambda t: t.replace('"adjudicator-log"', '"pgn"'), "at `$.format`"),
         (lambda t: t[: len(t) // 2], "truncated"),
-        (lambda t: "", "truncated"),
+        (lambda t: "", "the file is empty"),
         (lambda t: t.replace(":", "=", 1), "malformed"),
     ],
 )

@@ -1,0 +1,216 @@
+"""The refereeing protocol: view files issued, moves taken back, logs signed.
+
+A refereed game has a public log and the referee's secret file (the seed,
+the salt, the signing key). The referee sends each player, when it is their
+turn, a *view file*: the public log, what that player may see, their legal
+moves, and the referee's ``proof``, an Ed25519 signature binding the game,
+the player, the position (the chain head), the view and the listed moves.
+The player records one of the listed moves in it and sends it back; the
+referee takes the move into the log only if the proof is the referee's own
+and the file answers the current position. The view file is what
+authorises a move for its player, for that turn only.
+
+Every function here is the whole of one step, so every front end (the CLI,
+a mail referee) does the same thing. Errors never quote hidden state: a
+file is refused before any move in it reaches the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from . import games, match, seal
+from .errors import AdjudicatorError, BadLogError, IllegalMoveError, ParameterError
+from .log import VERSION, VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
+
+
+class ViewFileError(AdjudicatorError):
+    """A view file the referee will not take a move from."""
+
+
+def signed(log: Log, secret: Secret) -> Log:
+    """The log signed by the referee; every write of a refereed log goes through it."""
+    return match.sign(log, secret)
+
+
+def record(
+    log: Log,
+    secret: Secret,
+    moves: Sequence[str],
+    *,
+    as_player: str | None = None,
+    comment: str | None = None,
+    player_key: str | None = None,
+) -> Log:
+    """The referee records moves typed directly (not from a view file), signed."""
+    unlocked = match.unlock(log, secret)
+    if unlocked.version >= 2 and unlocked.refereed and secret.signing_key is None:
+        raise BadLogError("the secret file holds no signing key")
+    new = match.extend(unlocked, moves, as_player=as_player, comment=comment,
+                       player_key=player_key)
+    return signed(match.publish(new, log), secret)
+
+
+def _view_items(vf: ViewFile) -> list[str]:
+    head = vf.log.moves[-1].digest if vf.log.moves else match.head_digest(vf.log).hex()
+    return [
+        seal.VIEW_SIGN_DOMAIN,
+        vf.log.game,
+        vf.log.commitment or "",
+        vf.player,
+        vf.to_move or "",
+        str(len(vf.log.moves)),
+        head,
+        _compact(vf.view),
+        str(len(vf.legal or ())),
+        *(vf.legal or ()),
+    ]
+
+
+def _compact(raw: msgspec.Raw) -> str:
+    """The view's JSON without white space: what the proof covers, however
+    the file was indented."""
+    try:
+        return msgspec.json.format(bytes(raw), indent=-1).decode("utf-8")
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+        return bytes(raw).decode("utf-8", "replace")
+
+
+def issue_view(log: Log, secret: Secret | None, player: str) -> ViewFile:
+    """The view file of ``player``: the public log, what they may see, their
+    legal moves when it is their turn, and the referee's proof."""
+    unlocked = match.unlock(log, secret)
+    rep = match.validate(unlocked)
+    if player not in rep.players:
+        raise ParameterError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
+    seat = rep.players.index(player)
+    to_move = rep.game.to_move(rep.state)
+    legal = None
+    if to_move is not None and to_move == seat:
+        legal = tuple(rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state))
+    vf = ViewFile(
+        format=VIEW_FORMAT,
+        version=VERSION,
+        player=player,
+        to_move=None if to_move is None else rep.players[to_move],
+        log=match.publish(unlocked, log),
+        view=msgspec.Raw(msgspec.json.encode(rep.game.view(rep.state, seat))),
+        legal=legal,
+        move=None,
+    )
+    if secret is not None and secret.signing_key is not None:
+        vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, _view_items(vf)))
+    return vf
+
+
+def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:
+    """The view in a view file, once the file is checked as the player can
+    check it: the embedded log is intact and signed, and the proof is its
+    referee's. Raises :class:`BadLogError` for an edited or damaged file."""
+    game = games.get(vf.log.game)
+    try:
+        match.check_public(vf.log)
+    except (BadLogError, IllegalMoveError) as e:
+        raise BadLogError(f"{source}: its log is damaged: {e}") from None
+    except AdjudicatorError as e:
+        raise BadLogError(f"{source}: its log is damaged: {e}") from None
+    if vf.player not in vf.log.players:
+        raise BadLogError(f"{source}: made for {vf.player!r}, who is not a player of this game")
+    if vf.log.referee is not None and not seal.verify(vf.log.referee, vf.proof, _view_items(vf)):
+        raise BadLogError(
+            f"{source}: the referee's proof does not match: the file was edited or not "
+            "issued by this game's referee"
+        )
+    try:
+        return msgspec.json.decode(vf.view, type=game.VIEW)
+    except (msgspec.DecodeError, RecursionError) as e:
+        raise BadLogError(f"{source}: its view does not fit {game.TITLE}: {e}") from None
+
+
+def choose(vf: ViewFile, typed: str, comment: str | None = None,
+           player_key: str | None = None) -> ViewFile:
+    """The player records their move in their view file.
+
+    The move must be one of the listed legal moves (spacing and case aside);
+    it is chained to the embedded log, and signed if the player signs.
+    """
+    number = len(vf.log.moves) + 1
+    if vf.move is not None:
+        raise ViewFileError(f"the view file already holds {vf.player}'s move {vf.move.move!r}: "
+                            "send it to the referee")
+    if vf.legal is None:
+        who = f"it is {vf.to_move}'s turn" if vf.to_move else "the game is over"
+        raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, typed)
+    key = "".join(typed.split()).casefold()
+    chosen = [m for m in vf.legal if "".join(m.split()).casefold() == key]
+    if not chosen:
+        raise IllegalMoveError(
+            f"not one of the {len(vf.legal)} legal moves listed in the view file"
+        ).at(number, vf.player, typed)
+    entry = match.sealed(vf.log, [(vf.player, chosen[0], comment)])[-1]
+    entry = match.sign_own(vf.log, entry, player_key)
+    return msgspec.structs.replace(vf, move=entry)
+
+
+def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> Log:
+    """The referee takes the move a player recorded in their view file.
+
+    Refused, each with one line that names nothing hidden: a file of another
+    game, a file whose proof is not this referee's (made up or edited), a
+    file for a position that is not the current one, a file of a player who
+    is not to move, a file with no move, a move not on its list.
+    """
+    if secret.commitment != log.commitment:
+        raise BadLogError("the secret file belongs to another game (its commitment differs)")
+    same_game = (vf.log.game, vf.log.players, vf.log.commitment, vf.log.referee, vf.log.params) == (
+        log.game, log.players, log.commitment, log.referee, log.params)
+    if not same_game:
+        raise ViewFileError(f"{source}: this view file belongs to another game")
+    if secret.signing_key is not None:
+        if not seal.verify(seal.public_key(secret.signing_key), vf.proof, _view_items(vf)):
+            raise ViewFileError(
+                f"{source}: not a view file this referee issued (its proof does not match: "
+                "made up or edited); nothing recorded"
+            )
+    n_file, n_log = len(vf.log.moves), len(log.moves)
+    if vf.log.moves != log.moves[:n_file] or n_file > n_log:
+        raise ViewFileError(f"{source}: its moves differ from the game's: it was made from another copy")
+    if n_file < n_log:
+        raise ViewFileError(
+            f"{source}: made after move {n_file}, but the game is at move {n_log}: "
+            f"it answers an old position; send {vf.player} a new view file"
+        )
+    if vf.move is None:
+        raise ViewFileError(f"{source}: {vf.player} has not recorded a move in it yet")
+    if vf.legal is None or vf.move.move not in vf.legal:
+        raise ViewFileError(
+            f"{source}: {vf.player}'s move {vf.move.move!r} is not one of the moves listed "
+            "for them; nothing recorded"
+        )
+    if vf.move.by != vf.player:
+        raise ViewFileError(f"{source}: the move is recorded as {vf.move.by}'s, but the file is "
+                            f"{vf.player}'s")
+    unlocked = match.unlock(log, secret)
+    rep = match.validate(unlocked)
+    seat = rep.game.to_move(rep.state)
+    if seat is None or rep.players[seat] != vf.player:
+        raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
+    new = match.extend(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
+                       sign=False)
+    return signed(match.publish(_with_signature(new, vf.move), log), secret)
+
+
+def _with_signature(log: Log, entry: MoveEntry) -> Log:
+    """The log whose last entry carries the player's own signature from the view file."""
+    last = log.moves[-1]
+    if last.digest != entry.digest:
+        raise ViewFileError("the move in the view file is not chained to the game's log")
+    moves = log.moves[:-1] + (msgspec.structs.replace(last, signature=entry.signature),)
+    out = msgspec.structs.replace(log, moves=moves)
+    try:
+        match.check_player_signatures(out)
+    except IllegalMoveError as e:
+        raise ViewFileError(f"the move in the view file: {e.reason}") from None
+    return out
