@@ -244,6 +244,22 @@ def test_header_digest_matches_the_documented_vector() -> None:
         "6d5aa91884dd29e596871801146da91919efe24ea665d11f5e5c6af20969aa31")
 
 
+def test_version_2_vectors_match_notation_readme() -> None:
+    """The deal seed, the key, the header digest and the signature of
+    notation/README.md ("Refereed games"), so another program can check them."""
+    text = (ROOT / "notation" / "README.md").read_text()
+    private = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
+    deal = seal.deal_seed("s3cret", "00ff")
+    public = seal.public_key(private)
+    head = seal.header_digest("adjudicator-log", 2, "atlas", {}, ["ann", "bob"], None,
+                              seal.commit("s3cret", "00ff"), public, {})
+    signature = seal.sign(private, [seal.LOG_SIGN_DOMAIN, head.hex(), ""])
+    for value in (deal, public, head.hex(), signature):
+        assert value.replace("/", "/") in text.replace("\n  ", "")
+    assert seal.verify(public, signature, [seal.LOG_SIGN_DOMAIN, head.hex(), ""])
+    assert not seal.verify(public, signature, [seal.LOG_SIGN_DOMAIN, head.hex(), "x"])
+
+
 # --- disputed games --------------------------------------------------------------------
 
 
