@@ -255,7 +255,7 @@ def test_version_2_vectors_match_notation_readme() -> None:
                               seal.commit("s3cret", "00ff"), public, {})
     signature = seal.sign(private, [seal.LOG_SIGN_DOMAIN, head.hex(), ""])
     for value in (deal, public, head.hex(), signature):
-        assert value.replace("/", "/") in text.replace("\n  ", "")
+        assert value in text
     assert seal.verify(public, signature, [seal.LOG_SIGN_DOMAIN, head.hex(), ""])
     assert not seal.verify(public, signature, [seal.LOG_SIGN_DOMAIN, head.hex(), "x"])
 
