@@ -541,16 +541,35 @@ def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comme
 
 
 @app.command()
-def replay(log: LogArg, as_: AsOpt = None, secret: SecretOpt = None, json_: JsonOpt = False, ascii_: AsciiOpt = False) -> None:
+def replay(
+    log: LogArg,
+    as_: AsOpt = None,
+    public: Annotated[bool, typer.Option("--public", help="With --html: only the public view.")] = False,
+    secret: SecretOpt = None,
+    json_: JsonOpt = False,
+    ascii_: AsciiOpt = False,
+    html: Annotated[bool, typer.Option("--html", help="Write one self-contained HTML page that steps through the game (needs -o).")] = False,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="With --html: where to write the page.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
     """Show every position of a game in turn, from the start to the last move.
 
     Each position is shown as the player to move sees it, with their legal
-    moves (or as --as PLAYER sees it).
+    moves (or as --as PLAYER sees it). With --html, one page to open in any
+    browser, offline: pictures, arrow keys, the move list, the legal moves
+    and the score at each step. An open or revealed game offers every
+    player's view and the public one; a refereed game replayed by its
+    referee (--secret) shows the public view, or --as PLAYER's.
 
     \b
-    Example: adjudicator replay examples/turn-of-time/3-players.json --ascii
+    Example: adjudicator replay examples/atlas/3-players.json --html -o atlas.html
     """
-    _, data = _unlocked(log, secret)
+    stored, data = _unlocked(log, secret)
+    if html:
+        _replay_html(stored, data, as_, public, output, force)
+        return
+    if output is not None:
+        raise ParameterError("-o FILE goes with --html")
     rep = match.validate(data, keep=True)
     viewer = _seat(rep, as_)
     positions = [
@@ -566,65 +585,182 @@ def replay(log: LogArg, as_: AsOpt = None, secret: SecretOpt = None, json_: Json
         typer.echo("")
 
 
+def _replay_html(stored: Log, data: Log, as_: str | None, public: bool, output: str | None,
+                 force: bool) -> None:
+    from . import html as html_
+
+    if output is None:
+        raise ParameterError("--html needs -o FILE")
+    if as_ is not None and public:
+        raise ParameterError("give --as PLAYER or --public, not both")
+    rep = match.validate(data, keep=True)
+    seat = _seat(rep, as_)
+    if as_ is not None:
+        seats: list[int | None] = [seat]
+    elif public or stored.seed is None:
+        seats = [None]  # the secret stays the referee's: the page shows what all may see
+    else:
+        seats = [None, *range(len(rep.players))]
+    page = html_.page(f"{rep.game.TITLE}: {', '.join(rep.players)}", html_.views(rep, seats),
+                      subtitle=f"{len(data.moves)} moves; {match.describe(data.result)}")
+    _write(output, page.encode("utf-8"), replace=force)
+    typer.echo(f"Wrote {output}: {len(data.moves) + 1} positions, "
+               f"{len(seats)} view{'s' * (len(seats) != 1)}.")
+
+
+@app.command()
+def draw(
+    log: LogArg,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="FILE.svg or FILE.png (- writes SVG to stdout).")],
+    as_: AsOpt = None,
+    public: Annotated[bool, typer.Option("--public", help="Draw only what every player may see.")] = False,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="N", help="The position after N moves (0 is the start).")] = None,
+    secret: SecretOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Draw the board as a picture: SVG, or PNG by the file's extension.
+
+    Drawn from the same view as 'show', so a picture never shows what its
+    viewer may not see: by default the player to move's, --as PLAYER's, or
+    --public. LOG may be a view file from the referee.
+
+    \b
+    Example: adjudicator draw game.json --public -o board.png
+    """
+    from . import drawing
+
+    suffix = Path(output).suffix.lower() if output != "-" else ".svg"
+    if suffix not in (".svg", ".png"):
+        raise ParameterError(f"-o {output}: write an .svg or a .png file")
+    raw = _bytes(log)
+    if logmod.kind_of(raw) == VIEW_FORMAT:
+        if at is not None or public or secret is not None or (as_ is not None):
+            raise ParameterError("a view file is drawn as it is: no --at, --as, --public or --secret")
+        vf = logmod.decode_view(raw, _name(log))
+        seen = referee_.check_view(vf, _name(log))
+        game = games.get(vf.log.game)
+        last = (vf.log.moves[-1].by, vf.log.moves[-1].move) if vf.log.moves else None
+        scene = drawing.Scene(title=game.TITLE, players=vf.log.players, viewer=vf.player,
+                              to_move=vf.to_move, ply=len(vf.log.moves), last=last,
+                              standing=vf.log.result, final=vf.log.result is not None)
+        svg = _drawn(game, seen, scene, _name(log))
+    else:
+        if as_ is not None and public:
+            raise ParameterError("give --as PLAYER or --public, not both")
+        _, data = _unlocked(log, secret, raw)
+        if at is not None and not 0 <= at <= len(data.moves):
+            raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+        match.validate(data)
+        ply = len(data.moves) if at is None else at
+        rep = match.replay(data, upto=ply)
+        seat = _seat(rep, as_) if as_ is not None else (None if public else rep.game.to_move(rep.state))
+        entry = data.moves[ply - 1] if ply else None
+        scene = drawing.scene(rep.game, rep.players, rep.state, ply,
+                              None if entry is None else (entry.by, entry.move), seat)
+        svg = _drawn(rep.game, rep.game.view(rep.state, seat), scene, None)
+    if output == "-":
+        sys.stdout.write(svg)
+        return
+    data_out = drawing.png(svg) if suffix == ".png" else svg.encode("utf-8")
+    _write(output, data_out, replace=force)
+    typer.echo(f"Wrote {output}: {scene.title}, {'start' if not scene.ply else f'after move {scene.ply}'}, "
+               + (f"as seen by {scene.viewer}" if scene.viewer else "public view") + ".")
+
+
+def _drawn(game: Game, seen: Any, scene: Any, source: str | None) -> str:
+    """The picture; ``source`` names a view file, whose view may be bad input."""
+    draw_ = getattr(game, "draw", None)
+    if draw_ is None:
+        raise AdjudicatorError(f"{game.TITLE} cannot draw pictures yet")
+    if source is None:
+        return draw_(seen, scene)
+    try:
+        return draw_(seen, scene)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
+        raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
+
+
 @app.command()
 def validate(
     logs: Annotated[list[str], typer.Argument(help="Log files to check (- for stdin).", show_default=False)],
     secret: SecretOpt = None,
     json_: JsonOpt = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", metavar="N", min=1, help="Check logs in N processes (default: one per core).")] = None,
 ) -> None:
     """Check logs move by move; exit 0 only if every one is valid.
 
     A valid log has a known game and parameters, an unbroken digest chain,
-    every move by the player to move, legal and in canonical notation, and the
-    right result. Each bad log gets one line naming its first bad move. A
-    refereed game whose seed is secret can only have its header and chain
-    checked, and says so, unless the referee gives --secret.
+    every move by the player to move, legal and in canonical notation, the
+    right result and valid signatures. Each bad log gets one line naming its
+    first bad move. A refereed game whose seed is secret has its header,
+    chain and referee's signature checked, and says that the legality of its
+    moves waits for the reveal (or --secret). Many logs are checked on every
+    core, reported in the order given, with a progress bar on a terminal.
 
     \b
     Example: adjudicator validate examples/turn-of-time/*.json
     """
+    secret_file = _secret(secret)
+    tasks = [(path, _bytes(path) if path == "-" else None, secret_file) for path in logs]
+    workers = min(jobs or os.cpu_count() or 1, len(tasks))
+    bar = sys.stderr.isatty() and not json_ and len(tasks) >= 50
+    if workers > 1 and len(tasks) >= 8:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            results = _progress(pool.map(_validate_one, tasks, chunksize=4), len(tasks), bar)
+    else:
+        results = _progress(map(_validate_one, tasks), len(tasks), bar)
     report = []
     bad = 0
-    for path in logs:
-        entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
-                                 "result": None, "error": None, "unchecked": None}
-        try:
-            stored = _read(path)
-            data = match.unlock(stored, _secret(secret)) if stored.refereed else stored
-            entry.update(game=data.game, moves=len(data.moves))
-            if data.seed is None:
-                match.check_public(data)
-                if data.referee is None:
-                    raise BadLogError(
-                        "a refereed log of version 1 carries no referee signature: nothing in "
-                        "it can be checked until the referee reveals the seed")
-                entry.update(valid=True, unchecked="legality of the moves: the seed is secret")
-            else:
-                rep = match.validate(data)
-                entry.update(valid=True, result=data.result, to_move=rep.to_move())
-        except AdjudicatorError as e:
-            bad += 1
-            entry["error"] = str(e)
-            text = str(e)
-            msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
-            if not json_:
-                typer.echo(one_line(msg), err=True)
-        else:
-            if json_:
-                pass
-            elif entry["unchecked"] is not None:
-                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
-                           "by its referee (header, moves and result as the referee wrote "
-                           "them); their legality is checked once the seed is revealed")
-            else:
-                state = (f"over, {match.describe(data.result)}" if data.result is not None
-                         else f"in progress, {entry['to_move']} to move")
-                typer.echo(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+    for entry, line in results:
         report.append(entry)
+        if entry["error"] is not None:
+            bad += 1
+        if not json_:
+            typer.echo(line, err=entry["error"] is not None)
     if json_:
         _json(report)
     if bad:
         raise typer.Exit(1)
+
+
+def _progress(results: Any, total: int, bar: bool) -> list:
+    if not bar:
+        return list(results)
+    with typer.progressbar(results, length=total, label="validating", file=sys.stderr) as shown:
+        return list(shown)
+
+
+def _validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[dict[str, Any], str]:
+    """One log checked: its report entry and its line (module level: runs in a worker)."""
+    path, raw, secret = task
+    entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
+                             "result": None, "error": None, "unchecked": None}
+    try:
+        stored = _read(path, raw)
+        data = match.unlock(stored, secret) if stored.refereed else stored
+        entry.update(game=data.game, moves=len(data.moves))
+        if data.seed is None:
+            match.check_public(data)
+            if data.referee is None:
+                raise BadLogError(
+                    "a refereed log of version 1 carries no referee signature: nothing in "
+                    "it can be checked until the referee reveals the seed")
+            entry.update(valid=True, unchecked="legality of the moves: the seed is secret")
+            return entry, (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+                           "by its referee (header, moves and result as the referee wrote "
+                           "them); their legality is checked once the seed is revealed")
+        rep = match.validate(data)
+        entry.update(valid=True, result=data.result, to_move=rep.to_move())
+        state = (f"over, {match.describe(data.result)}" if data.result is not None
+                 else f"in progress, {entry['to_move']} to move")
+        return entry, one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+    except AdjudicatorError as e:
+        text = str(e)
+        entry["error"] = text
+        msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
+        return entry, one_line(msg)
 
 
 @app.command()
@@ -656,7 +792,8 @@ def view(
 
 key_app = typer.Typer(
     cls=_Group, no_args_is_help=True, rich_markup_mode=None,
-    help="A player's own signing key, to sign their moves.",
+    help=("A player's own signing key, to sign their moves.\n\n\b\n"
+          "Example: adjudicator key new -o ann.key"),
 )
 app.add_typer(key_app, name="key")
 
@@ -788,6 +925,28 @@ def _fit_output() -> None:
                 pass
 
 
+def _only(name: str | None) -> typer.Typer:
+    """The app with just the command ``name`` (the full app for anything else).
+
+    Typer turns every parameter of every command into a click parameter
+    before it runs one; building only the command asked for keeps start-up
+    close to that of a one-command app. Help, errors and behaviour are the
+    same: the command is registered exactly as on ``app``.
+    """
+    for info in app.registered_commands:
+        if (info.name or info.callback.__name__.replace("_", "-")) == name:  # type: ignore[union-attr]
+            mini = typer.Typer(cls=_Group, add_completion=False, pretty_exceptions_enable=False,
+                               rich_markup_mode=None, help=app.info.help)
+            mini.callback()(_group_callback)  # a group, as the full app is
+            mini.registered_commands = [info]
+            return mini
+    return app
+
+
+def _group_callback() -> None:
+    """Referee for tabletop games played by email."""
+
+
 def main() -> None:
     _fit_output()
-    app(prog_name="adjudicator")
+    _only(sys.argv[1] if len(sys.argv) > 1 else None)(prog_name="adjudicator")

@@ -192,10 +192,13 @@ def picture(
     label = "Result" if scene.final else "Score"
     canvas.text(12, y, f"{label}:", size=14, weight="bold")
     x = 70.0
-    for s in scene.standing.standings:
+    standings = () if scene.standing is None else scene.standing.standings
+    if scene.standing is None:
+        canvas.text(x, y, "not shown in a view file", size=14, fill=MUTED)
+    for s in standings:
         seat = players.index(s.player)
         canvas.mark(seat, x + 6, y - 5, 6)
-        won = scene.final and s.player in scene.standing.winners
+        won = scene.final and s.player in scene.standing.winners  # type: ignore[union-attr]
         entry = f"{s.place}. {s.player} {s.score}" + (" (winner)" if won else "")
         canvas.text(x + 16, y, entry, size=14, weight="bold" if won else None)
         x += 24 + 8.2 * len(entry)
@@ -204,3 +207,37 @@ def picture(
         canvas.text(12, y, line, size=13, fill=MUTED)
     ET.indent(svg, space=" ")
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def scene(game: object, players: tuple[str, ...], state: object, ply: int,
+          last: tuple[str, str] | None, viewer: int | None) -> Scene:
+    """The scene of a position of a replayed game, as seat ``viewer`` sees it."""
+    seat = game.to_move(state)  # type: ignore[attr-defined]
+    outcome = game.outcome(state)  # type: ignore[attr-defined]
+    return Scene(
+        title=game.TITLE,  # type: ignore[attr-defined]
+        players=players,
+        viewer=None if viewer is None else players[viewer],
+        to_move=None if seat is None else players[seat],
+        ply=ply,
+        last=last,
+        standing=outcome if outcome is not None else game.standing(state),  # type: ignore[attr-defined]
+        final=outcome is not None,
+    )
+
+
+def png(svg: str) -> bytes:
+    """The picture as PNG, rasterised by resvg (the ``pictures`` extra).
+
+    resvg ships its renderer inside the wheel: no system library is needed.
+    """
+    try:
+        import resvg_py
+    except ImportError:
+        from .errors import AdjudicatorError
+
+        raise AdjudicatorError(
+            "PNG output needs the resvg-py package: pip install 'adjudicator[pictures]' "
+            "(or write an .svg file)"
+        ) from None
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg))

@@ -143,7 +143,8 @@ class Scene:
 
     ``last`` is the move just made, as ``(player, canonical notation)``; a
     game may highlight what it can read from the text (never from hidden
-    state). ``standing`` is the score so far, or the result when ``final``.
+    state). ``standing`` is the score so far, or the result when ``final``
+    (``None`` where it is not known: a view file carries no score so far).
     """
 
     title: str
@@ -152,7 +153,7 @@ class Scene:
     to_move: str | None  # None once the game is over
     ply: int  # moves made so far
     last: tuple[str, str] | None
-    standing: Outcome
+    standing: Outcome | None
     final: bool
 
 

@@ -1,25 +1,60 @@
 """The registry: every game the tool knows, listed explicitly.
 
-To add a game, write its module on the contract of
-:class:`adjudicator.engine.Game` and add it to ``_MODULES``; nothing else in
-the project names a game.
+Each game is a package on the contract of :class:`adjudicator.engine.Game`.
+To add a game, copy a game's package, write its rules, and add a line to
+``_PACKAGES``; nothing else in the project names a game.
+
+A game is imported the first time it is asked for, so a command that reads
+one log loads one game: start-up stays short however many games there are.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
+
 from ..engine import Game
 from ..errors import BadLogError
-from . import atlas, fifteen_days, q_turn, time_palatrix, turn_of_time
 
-_MODULES: tuple[Game, ...] = (turn_of_time, q_turn, atlas, time_palatrix, fifteen_days)  # type: ignore[assignment]
+#: Game id (as in logs and on the command line) -> its package in this folder.
+_PACKAGES: dict[str, str] = {
+    "turn-of-time": "turn_of_time",
+    "q-turn": "q_turn",
+    "atlas": "atlas",
+    "time-palatrix": "time_palatrix",
+    "fifteen-days": "fifteen_days",
+}
 
-GAMES: dict[str, Game] = {g.ID: g for g in _MODULES}
+
+class _Registry(Mapping[str, Game]):
+    """A read-only mapping id -> game that imports each game when first used."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Game] = {}
+
+    def __getitem__(self, game_id: str) -> Game:
+        game = self._loaded.get(game_id)
+        if game is None:
+            module = importlib.import_module(f"{__name__}.{_PACKAGES[game_id]}")
+            game = self._loaded[game_id] = module  # type: ignore[assignment]
+        return game
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PACKAGES)
+
+    def __len__(self) -> int:
+        return len(_PACKAGES)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in _PACKAGES
+
+
+GAMES: Mapping[str, Game] = _Registry()
 
 
 def get(game_id: str) -> Game:
     """The game with this id; raises :class:`BadLogError` naming the known ones."""
-    try:
-        return GAMES[game_id]
-    except KeyError:
-        known = ", ".join(GAMES)
-        raise BadLogError(f"unknown game {game_id!r} (known: {known})") from None
+    if not isinstance(game_id, str) or game_id not in _PACKAGES:
+        known = ", ".join(_PACKAGES)
+        raise BadLogError(f"unknown game {game_id!r} (known: {known})")
+    return GAMES[game_id]
