@@ -36,8 +36,14 @@ class MoveEntry(
     comment, and the digest chaining it to the header and the entries before."""
 
     by: str
+    #: The move in the game's canonical notation, or an event of the log
+    #: itself, which starts with ``@`` (``@resign``, ``@takeback 2``,
+    #: ``@accept``, ``@reject``, ``@abandon``): no game's move does.
     move: str
     comment: str | None = None
+    #: When it was recorded, UTC, ``2026-11-23T09:15:00Z``: in a log whose
+    #: header asks for a clock (version 2).
+    at: str | None = None
     digest: str
     #: The mover's own Ed25519 signature of ``digest``, when the header lists
     #: a key for them (version 2).
@@ -61,8 +67,21 @@ class Log(
     format: Literal["adjudicator-log"]
     version: int
     game: str
+    #: The version of the game's rules the log is played under (version 2;
+    #: absent means 1): an engine that changes a rule keeps the old one for
+    #: the logs that pinned it.
+    rules: int | None = None
     params: dict[str, Value]
     players: tuple[str, ...]
+    #: PGN-style tags: event, site, round, date and any others (version 2).
+    tags: dict[str, str] = {}
+    #: Entries carry the time they were recorded (version 2).
+    clock: bool = False
+    #: Hours a player has to answer, counted from the previous entry; the
+    #: tool reports it, the organiser decides what happens (version 2).
+    deadline: int | None = None
+    #: When the game began, UTC, in a log with a clock (version 2).
+    started: str | None = None
     seed: str | None
     salt: str | None
     commitment: str | None
@@ -198,12 +217,20 @@ _BOMS = (
 )
 
 
+_UNMARKED = {
+    (True, True, True, False): "utf-32-be",
+    (False, True, True, True): "utf-32-le",
+    (True, False, True, False): "utf-16-be",
+    (False, True, False, True): "utf-16-le",
+}
+
+
 def text_of(data: bytes | str, source: str = "log") -> str:
     """The text of a file as a mail client may have left it.
 
-    UTF-8 with or without a byte order mark, UTF-16 or UTF-32 with one, and
-    Latin-1 / Windows-1252 (what a mail client re-encoding a message
-    produces) are all read; the digest chain then tells whether anything
+    UTF-8, UTF-16 or UTF-32 with or without a byte order mark, and Latin-1
+    / Windows-1252 (what a mail client re-encoding a message produces) are
+    all read; the digest chain then tells whether anything
     was lost on the way. Bytes that fit none of them are refused, naming
     what was found.
     """
@@ -216,6 +243,15 @@ def text_of(data: bytes | str, source: str = "log") -> str:
             except UnicodeDecodeError:
                 raise BadLogError(f"{source}: starts with a {codec} byte order mark but is not "
                                   f"valid {codec}") from None
+    # JSON starts with an ASCII character, so UTF-16 and UTF-32 without a byte
+    # order mark show themselves by where the zero bytes are (RFC 4627, 3);
+    # read as UTF-8 they would be valid, and nonsense.
+    codec = _UNMARKED.get(tuple(b == 0 for b in data[:4]))
+    if codec is not None:
+        try:
+            return data.decode(codec)
+        except UnicodeDecodeError:
+            raise BadLogError(f"{source}: binary data (NUL bytes), not a text file") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

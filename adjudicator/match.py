@@ -24,7 +24,7 @@ from .errors import (
     NotationError,
     ParameterError,
 )
-from . import seal
+from . import events, seal
 from .log import FORMAT, SECRET_FORMAT, VERSION, Log, MoveEntry, Secret
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}")
@@ -85,10 +85,19 @@ def new_log(
     seed: str | None = None,
     params: Mapping[str, Any] | None = None,
     keys: Mapping[str, str] | None = None,
+    *,
+    tags: Mapping[str, str] | None = None,
+    clock: bool = False,
+    deadline: int | None = None,
+    started: str | None = None,
 ) -> Log:
     """A log of a game not yet begun; a random seed when none is given.
 
-    ``keys`` maps players who will sign their moves to their public keys.
+    ``keys`` maps players who will sign their moves to their public keys;
+    ``tags`` are PGN-style tags (event, site, round, date, ...). With
+    ``clock`` every entry is stamped with the time it was recorded, and
+    ``deadline`` gives the hours a player has for each move (it implies the
+    clock).
     """
     game = games.get(game_id)
     players = check_players(game, players)
@@ -106,11 +115,18 @@ def new_log(
         salt=None,
         commitment=None,
         keys=dict(sorted((keys or {}).items())),
+        rules=getattr(game, "RULES", 1),
+        tags=dict(sorted((tags or {}).items())),
+        clock=clock or deadline is not None,
+        deadline=deadline,
+        started=(started or now_stamp()) if (clock or deadline is not None) else None,
         moves=(),
         result=None,
     )
     try:
         check_keys(log)
+        check_tags(log)
+        check_times(log)
     except BadLogError as e:
         raise ParameterError(str(e).removeprefix("header: ")) from None
     start(log)  # the game must be able to set itself up with these
@@ -123,6 +139,7 @@ def new_refereed(
     seed: str | None = None,
     params: Mapping[str, Any] | None = None,
     keys: Mapping[str, str] | None = None,
+    **header: Any,
 ) -> tuple[Log, Secret]:
     """A refereed game: the public log holds a commitment to the seed and the
     referee's public key, and is signed; the secret file (for the referee
@@ -132,7 +149,7 @@ def new_refereed(
     (:func:`seal.deal_seed`), so a seed a person typed gives nothing away.
     """
     seed = seal.new_secret_seed() if seed is None else seed
-    open_log = new_log(game_id, players, seed, params, keys)
+    open_log = new_log(game_id, players, seed, params, keys, **header)
     salt = seal.new_salt()
     commitment = seal.commit(seed, salt)
     signing_key = seal.new_signing_key()
@@ -230,6 +247,21 @@ class SecretSeedError(BadLogError):
     """A refereed log whose seed is still secret, used where the seed is needed."""
 
 
+def check_rules(log: Log, game: Game) -> None:
+    """The log's rules version must be one this engine plays; version 2 fields
+    need version 2."""
+    if log.version < 2:
+        if (log.rules, log.tags, log.clock, log.deadline, log.started) != (None, {}, False, None, None):
+            raise BadLogError("header: rules, tags and the clock need version 2")
+        return
+    known = getattr(game, "RULES", 1)
+    if log.rules is None or not 1 <= log.rules <= known:
+        raise BadLogError(
+            f"header: played under rules version {log.rules} of {game.TITLE}, but this tool "
+            f"knows versions 1 to {known}: use a newer adjudicator")
+    check_tags(log)
+
+
 def start(log: Log) -> tuple[Game, Any]:
     """The game of a log and its starting state, after checking the header.
 
@@ -237,6 +269,7 @@ def start(log: Log) -> tuple[Game, Any]:
     revealed); a revealed seed must match the commitment.
     """
     game = games.get(log.game)
+    check_rules(log, game)
     try:
         check_players(game, log.players)
         params = resolve_params(game, log.params, complete=True)
@@ -272,8 +305,23 @@ def head_digest(log: Log) -> bytes:
     """The digest the first move entry is chained to."""
     return seal.header_digest(
         log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment,
-        log.referee, log.keys,
+        log.referee, log.keys, rules=log.rules, tags=log.tags, clock=log.clock,
+        deadline=log.deadline, started=log.started,
     )
+
+
+TAG = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
+
+
+def check_tags(log: Log) -> None:
+    """Tags: names of a letter and up to 31 letters, digits, '_' or '-'; values
+    of one printable line."""
+    for name, value in log.tags.items():
+        if not TAG.fullmatch(name):
+            raise BadLogError(f"header: tag {name!r}: a letter then up to 31 letters, digits, "
+                              "'_' or '-'")
+        if not value.isprintable() or len(value) > 200:
+            raise BadLogError(f"header: tag {name}: one printable line of at most 200 characters")
 
 
 def check_keys(log: Log) -> None:
@@ -325,7 +373,7 @@ def check_chain(log: Log, upto: int | None = None) -> bytes:
 
 
 def _chained(previous: bytes, entry: MoveEntry, number: int) -> bytes:
-    digest = seal.entry_digest(previous, entry.by, entry.move, entry.comment)
+    digest = seal.entry_digest(previous, entry.by, entry.move, entry.comment, entry.at)
     if digest.hex() != entry.digest:
         raise _broken(entry, number)
     return digest
@@ -338,32 +386,109 @@ def _broken(entry: MoveEntry, number: int) -> ChainError:
     ).at(number, entry.by, entry.move)
 
 
-def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]]) -> tuple[MoveEntry, ...]:
-    """Move entries (by, move, comment) appended to ``log``'s, with their digests."""
+#: A time stamp: UTC, to the second.
+STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+def now_stamp() -> str:
+    """The time now, as the log writes it."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def check_stamp(text: str) -> bool:
+    from datetime import datetime
+
+    if not STAMP.fullmatch(text):
+        return False
+    try:
+        datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
+def check_times(log: Log) -> None:
+    """A log with a clock stamps every entry, in order; a log without, none."""
+    if not log.clock:
+        if log.started is not None or log.deadline is not None:
+            raise BadLogError("header: a start time or a deadline needs the clock")
+        for number, entry in enumerate(log.moves, 1):
+            if entry.at is not None:
+                raise BadLogError(f"move {number}: a time stamp in a log without a clock")
+        return
+    if log.version < 2:
+        raise BadLogError("header: the clock needs version 2")
+    if log.started is None or not check_stamp(log.started):
+        raise BadLogError("header: a log with a clock needs its start time (UTC, "
+                          "2026-11-23T09:15:00Z)")
+    if log.deadline is not None and not 1 <= log.deadline <= 100_000:
+        raise BadLogError("header: the deadline is a number of hours from 1 to 100000")
+    last = log.started
+    for number, entry in enumerate(log.moves, 1):
+        if entry.at is None or not check_stamp(entry.at):
+            raise BadLogError(f"move {number}: needs its time stamp (UTC, 2026-11-23T09:15:00Z)")
+        if entry.at < last:
+            raise BadLogError(f"move {number}: stamped {entry.at}, before the entry before it")
+        last = entry.at
+
+
+def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]],
+           at: str | None = None) -> tuple[MoveEntry, ...]:
+    """Move entries (by, move, comment) appended to ``log``'s, with their
+    digests (and the time stamp ``at`` where the log has a clock)."""
     digest = bytes.fromhex(log.moves[-1].digest) if log.moves else head_digest(log)
     out = list(log.moves)
+    if log.clock and at is None:
+        at = now_stamp()
+    stamp = at if log.clock else None
     for by, move, comment in entries:
-        digest = seal.entry_digest(digest, by, move, comment)
-        out.append(MoveEntry(by=by, move=move, comment=comment, digest=digest.hex()))
+        digest = seal.entry_digest(digest, by, move, comment, stamp)
+        out.append(MoveEntry(by=by, move=move, comment=comment, at=stamp, digest=digest.hex()))
     return tuple(out)
 
 
 @dataclass(frozen=True)
 class Replay:
-    """A log played through: its game, its final state and, if kept, every state."""
+    """A log played through: its game, its final state and, if kept, every state.
+
+    ``ended`` is the result when an event ended the game (a resignation, an
+    abandonment); ``pending`` a proposal waiting for answers.
+    """
 
     log: Log
     game: Game
     state: Any
     states: tuple[Any, ...] = ()
+    ended: Outcome | None = None
+    pending: events.Pending | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
         return self.log.players
 
+    def seat(self) -> int | None:
+        """The seat to move now, or None once the game is over."""
+        return None if self.ended is not None else self.game.to_move(self.state)
+
     def to_move(self, state: Any = None) -> str | None:
-        seat = self.game.to_move(self.state if state is None else state)
+        if state is None:
+            seat = self.seat()
+        else:
+            seat = self.game.to_move(state)
         return None if seat is None else self.log.players[seat]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The final result, however the game ended."""
+        return self.ended if self.ended is not None else self.game.outcome(self.state)
+
+    def legal(self) -> tuple[str, ...]:
+        """The legal moves of the player to move, in canonical notation."""
+        if self.seat() is None:
+            return ()
+        return tuple(self.game.format_move(self.state, m) for m in self.game.legal_moves(self.state))
 
 
 def _out_of_turn(game: Game, players: tuple[str, ...], seat: int | None, by: str) -> MoveError | None:
@@ -378,27 +503,96 @@ def _out_of_turn(game: Game, players: tuple[str, ...], seat: int | None, by: str
     return IllegalMoveError(f"it is {players[seat]}'s turn, not {by}'s", game.TURN_CLAUSE)
 
 
-def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
-    """Play the moves of ``log`` (the first ``upto`` of them), checking each.
+class _Events:
+    """The state of the log's events during a replay (rarely used: kept off
+    the hot path)."""
 
-    Every entry must follow the digest chain, be by the player to move, be
-    legal, and be written in canonical notation; the first that is not
-    raises a :class:`MoveError` located at that move.
+    def __init__(self, log: Log, game: Game) -> None:
+        self.log, self.game = log, game
+        self.ended: Outcome | None = None
+        self.pending: events.Pending | None = None
+
+    def apply(self, state: Any, history: list[Any], by: str, text: str) -> Any:
+        """The state after the event ``text`` by ``by``; ``history`` holds the
+        state before each game move still in force, and the state now."""
+        game, players = self.game, self.log.players
+        kind, count = events.parse(text)
+        if self.ended is not None or game.to_move(state) is None:
+            raise IllegalMoveError("the game is already over", game.END_CLAUSE)
+        referee = by == events.REFEREE and kind in ("accept", "reject")
+        if by not in players and not referee:
+            raise IllegalMoveError(
+                f"{by!r} is not a player of this game (players: {', '.join(players)})")
+        if kind == "resign":
+            self.ended = events.resigned(game.standing(state), players, by)
+            self.pending = None
+            return state
+        if kind in ("takeback", "abandon"):
+            if self.pending is not None:
+                raise IllegalMoveError(f"a proposal is waiting for answers: "
+                                       f"{self.pending.words()}", events.CLAUSE)
+            if kind == "takeback" and count > len(history) - 1:
+                raise IllegalMoveError(
+                    f"only {len(history) - 1} moves can be taken back", events.CLAUSE)
+            self.pending = events.Pending(kind, by, count)
+            done = len(players) == 1
+        else:
+            proposal = self.pending
+            self.pending, done = events.answer(self.pending, kind, by, players,
+                                               self.log.refereed)
+            if done:
+                self.pending = proposal
+        if not done:
+            return state
+        proposal, self.pending = self.pending, None
+        assert proposal is not None
+        if proposal.kind == "abandon":
+            self.ended = events.ABANDONED
+            return state
+        del history[len(history) - proposal.count:]
+        return history[-1]
+
+
+def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
+    """Play the entries of ``log`` (the first ``upto`` of them), checking each.
+
+    Every entry must follow the digest chain; a move must be by the player
+    to move, legal, and written in canonical notation; an event (``@...``)
+    must be one the log's rules allow (:mod:`adjudicator.events`). The first
+    that is not raises a :class:`MoveError` located at that entry.
     """
     game, state = start(log)
     entries = log.moves if upto is None else log.moves[:upto]
     players = log.players
     states = [state] if keep else None
+    history = [state]  # the state before each game move in force, then now
     digest = head_digest(log)
+    extra: _Events | None = None
     # The hot path of bulk validation: bind the contract's functions once.
     to_move, parse, fmt, apply = game.to_move, game.parse_move, game.format_move, game.apply
     fast = getattr(game, "fast_apply", None)
     link = seal.entry_digest
+    record = history.append
     for number, entry in enumerate(entries, 1):
         text = entry.move
-        digest = link(digest, entry.by, text, entry.comment)
+        digest = link(digest, entry.by, text, entry.comment, entry.at)
         if digest.hex() != entry.digest:
             raise _broken(entry, number)
+        if text[:1] == "@" or extra is not None:
+            if extra is None:
+                extra = _Events(log, game)
+            if text[:1] == "@":
+                try:
+                    state = extra.apply(state, history, entry.by, text)
+                except MoveError as e:
+                    raise e.at(number, entry.by, text) from None
+                if states is not None:
+                    states.append(state)
+                continue
+            if extra.ended is not None:
+                raise IllegalMoveError("the game is already over", events.CLAUSE).at(
+                    number, entry.by, text)
+            extra.pending = None  # playing on drops a proposal
         seat = to_move(state)
         if seat is None or entry.by != players[seat]:
             raise _out_of_turn(game, players, seat, entry.by).at(number, entry.by, text)  # type: ignore[union-attr]
@@ -406,6 +600,7 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
             after = fast(state, text)
             if after is not None:
                 state = after
+                record(state)
                 if states is not None:
                     states.append(state)
                 continue
@@ -421,9 +616,12 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
                 f"({game.NOTATION})"
             ).at(number, entry.by, text)
         state = after
+        record(state)
         if states is not None:
             states.append(state)
-    return Replay(log, game, state, tuple(states) if states is not None else ())
+    return Replay(log, game, state, tuple(states) if states is not None else (),
+                  None if extra is None else extra.ended,
+                  None if extra is None else extra.pending)
 
 
 def describe(outcome: Outcome | None) -> str:
@@ -437,7 +635,7 @@ def describe(outcome: Outcome | None) -> str:
 
 def check_result(rep: Replay) -> None:
     """The stored result must be exactly what the moves give."""
-    actual = rep.game.outcome(rep.state)
+    actual = rep.outcome
     stored = rep.log.result
     if actual == stored:
         return
@@ -466,6 +664,7 @@ def check_result(rep: Replay) -> None:
 def validate(log: Log, *, keep: bool = False) -> Replay:
     """Replay ``log`` and check its stored result and its signatures; raise
     on the first problem."""
+    check_times(log)
     rep = replay(log, keep=keep)
     check_result(rep)
     check_seals(log)
@@ -484,6 +683,7 @@ def check_public(log: Log) -> None:
     digest chain and every signature. For a refereed log of version 2 this
     proves that the moves and the result are the ones its referee signed."""
     check_header(log)
+    check_times(log)
     check_chain(log)
     check_seals(log)
 
@@ -496,11 +696,15 @@ def extend(
     comment: str | None = None,
     player_key: str | None = None,
     sign: bool = True,
+    at: str | None = None,
 ) -> Log:
     """``log`` with the moves ``texts`` appended, all or nothing.
 
     Moves are read tolerantly and recorded in canonical notation; with
-    ``as_player`` every move must be that player's. A player whose key is in
+    ``as_player`` every move must be that player's. A text starting with
+    ``@`` is an event (:mod:`adjudicator.events`), recorded on its own for
+    ``as_player``. In a log with a clock, entries are stamped ``at`` (default:
+    now). A player whose key is in
     the header signs their moves with ``player_key`` (their private key).
     The result is written once the game is over. A refereed log must then
     be signed again by its referee (:func:`sign`).
@@ -510,7 +714,8 @@ def extend(
     except (BadLogError, MoveError) as e:
         raise BadLogError(f"cannot extend an invalid log: {e}") from None
     game, state, players = rep.game, rep.state, log.players
-    if as_player is not None and as_player not in players:
+    if as_player is not None and as_player not in players and not (
+            as_player == events.REFEREE and log.refereed):
         raise ParameterError(
             f"--as {as_player!r}: no such player (players: {', '.join(players)})"
         )
@@ -518,6 +723,11 @@ def extend(
     texts = list(texts)
     if not texts:
         raise ParameterError("no move given")
+    if any(t.strip().startswith("@") for t in texts):
+        return _event(log, texts, as_player, comment, player_key, sign, at)
+    if rep.ended is not None:
+        raise IllegalMoveError("the game is already over", events.CLAUSE).at(
+            len(log.moves) + 1, as_player, texts[0])
     for text in texts:
         number = len(log.moves) + len(added) + 1
         seat = game.to_move(state)
@@ -539,10 +749,31 @@ def extend(
         state = after
     if comment is not None:
         added[-1] = (added[-1][0], added[-1][1], comment)
-    entries = list(sealed(log, added))
+    entries = list(sealed(log, added, at))
     for i in range(len(log.moves), len(entries) if sign else 0):
         entries[i] = sign_own(log, entries[i], player_key)
     return _with(log, entries, game.outcome(state))
+
+
+def _event(log: Log, texts: list[str], by: str | None, comment: str | None,
+           player_key: str | None, sign: bool, at: str | None) -> Log:
+    """``log`` with one event appended (:mod:`adjudicator.events`)."""
+    number = len(log.moves) + 1
+    if len(texts) != 1:
+        raise ParameterError("an event (@...) is recorded on its own, not with moves")
+    text = "@" + " ".join(texts[0].strip()[1:].lower().split())
+    if by is None:
+        raise ParameterError(f"say who records {text} (--as PLAYER)")
+    try:
+        events.parse(text)
+    except MoveError as e:
+        raise e.at(number, by, texts[0]) from None
+    entries = list(sealed(log, [(by, text, comment)], at))
+    if sign and by in log.players:
+        entries[-1] = sign_own(log, entries[-1], player_key)
+    candidate = _with(log, entries, None)
+    rep = replay(candidate)
+    return _with(log, entries, rep.outcome)
 
 
 def sign_own(log: Log, entry: MoveEntry, player_key: str | None) -> MoveEntry:
@@ -594,6 +825,7 @@ def simulate(
 def check_header(log: Log) -> Game:
     """The header checks that need no seed: the game, the players, the parameters."""
     game = games.get(log.game)
+    check_rules(log, game)
     try:
         check_players(game, log.players)
         resolve_params(game, log.params, complete=True)

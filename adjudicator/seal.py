@@ -56,6 +56,12 @@ def header_digest(
     commitment: str | None,
     referee: str | None = None,
     keys: Mapping[str, str] | None = None,
+    *,
+    rules: int | None = None,
+    tags: Mapping[str, str] | None = None,
+    clock: bool = False,
+    deadline: int | None = None,
+    started: str | None = None,
 ) -> bytes:
     """The digest every move entry is chained to.
 
@@ -76,16 +82,30 @@ def header_digest(
         items += ["referee", referee or "", str(len(keys))]
         for name in sorted(keys):
             items += [name, keys[name]]
+        tags = tags or {}
+        items += ["rules", str(rules or 1), "tags", str(len(tags))]
+        for name in sorted(tags):
+            items += [name, tags[name]]
+        items += ["clock", "true" if clock else "false",
+                  "deadline", "" if deadline is None else str(deadline),
+                  "started", started or ""]
     return hashlib.sha256(_fields(items)).digest()
 
 
-def entry_digest(previous: bytes, by: str, move: str, comment: str | None) -> bytes:
-    """The digest of one move entry, chained to the digest before it."""
+def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
+                 at: str | None = None) -> bytes:
+    """The digest of one move entry, chained to the digest before it.
+
+    A time stamp adds the fields ``@at`` and the time after the comment, so
+    no entry with one hashes like an entry without.
+    """
     # _fields() spelled out, with the fields of names and moves kept: this
     # runs once per move of every log validated.
     data = previous + (_FIELDS.get(by) or _field(by)) + (_FIELDS.get(move) or _field(move))
     if comment is not None:
         data += _field(comment)
+    if at is not None:
+        data += _field("@at") + _field(at)
     return _sha256(data).digest()
 
 

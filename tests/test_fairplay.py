@@ -252,7 +252,7 @@ def test_version_2_vectors_match_notation_readme() -> None:
     deal = seal.deal_seed("s3cret", "00ff")
     public = seal.public_key(private)
     head = seal.header_digest("adjudicator-log", 2, "atlas", {}, ["ann", "bob"], None,
-                              seal.commit("s3cret", "00ff"), public, {})
+                              seal.commit("s3cret", "00ff"), public, {}, rules=1)
     signature = seal.sign(private, [seal.LOG_SIGN_DOMAIN, head.hex(), ""])
     for value in (deal, public, head.hex(), signature):
         assert value in text
