@@ -62,6 +62,9 @@ SecretOpt = Annotated[
 AsciiOpt = Annotated[
     bool, typer.Option("--ascii", help="Draw with plain ASCII (safe in any mail client).")
 ]
+DetailsOpt = Annotated[
+    bool, typer.Option("--details", help="Spell out how every score and tie-break came about.")
+]
 
 
 def _style(ascii_: bool) -> Style:
@@ -143,6 +146,16 @@ def _params(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _tags(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"--tag {pair!r}: write it as KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def _keys(pairs: list[str]) -> dict[str, str]:
     """``PLAYER=KEY`` pairs: KEY is a public key or a key file."""
     out: dict[str, str] = {}
@@ -175,19 +188,28 @@ def _json(obj: Any) -> None:
 
 
 def _wrap(items: list[str], indent: str = "  ") -> str:
-    return textwrap.fill("  ".join(items), width=78, initial_indent=indent, subsequent_indent=indent,
+    return textwrap.fill("  ".join(items), width=72, initial_indent=indent, subsequent_indent=indent,
                          break_on_hyphens=False)
 
 
-def _score_lines(outcome: Outcome, final: bool, style: Style = Style()) -> list[str]:
+def _score_lines(outcome: Outcome, final: bool, style: Style = Style(),
+                 details: bool = True) -> list[str]:
+    """The score in lines of at most 72 columns; the reasoning with ``details``."""
     scores = "  ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
     if final:
         winners = ", ".join(outcome.winners) or "nobody"
-        lines = [f"Game over. Winner: {winners}", f"Result: {scores}"]
+        lines = [f"Game over. Winner: {winners}",
+                 f"Result: {scores}" if outcome.standings else "Result: none"]
     else:
         lines = [f"Score so far: {scores}"]
-    lines += [f"  {d}" for d in outcome.details]
-    return [_safe(line, style) for line in lines]
+    if details:
+        lines += [f"  {d}" for d in outcome.details]
+    out: list[str] = []
+    for line in lines:
+        indent = "    " if line.startswith("  ") else "  "
+        out += textwrap.wrap(_safe(line, style), width=72, subsequent_indent=indent,
+                             break_on_hyphens=False) or [""]
+    return out
 
 
 class _Position(msgspec.Struct, kw_only=True):
@@ -199,17 +221,24 @@ class _Position(msgspec.Struct, kw_only=True):
     legal: Optional[list[str]]
     standing: Outcome
     result: Optional[Outcome]
+    proposal: Optional[str] = None
+    answer_by: Optional[str] = None
 
 
 def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool) -> _Position:
     """One position as seen by ``viewer``; the player to move when ``default_viewer``."""
     game = rep.game
-    seat = game.to_move(state)
+    last = ply == len(rep.log.moves) and state is rep.state
+    ended = rep.ended if last else None
+    seat = None if ended is not None else game.to_move(state)
     if default_viewer:
         viewer = seat
     legal = None
     if seat is not None and viewer == seat:
         legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+    answer_by = None
+    if last and seat is not None and rep.log.deadline is not None:
+        answer_by = _deadline(rep.log)
     return _Position(
         ply=ply,
         move=rep.log.moves[ply - 1] if ply > 0 else None,
@@ -218,28 +247,62 @@ def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defau
         view=game.view(state, viewer),
         legal=legal,
         standing=game.standing(state),
-        result=game.outcome(state),
+        result=ended if ended is not None else game.outcome(state),
+        proposal=rep.pending.words() if last and rep.pending is not None else None,
+        answer_by=answer_by,
     )
 
 
-def _print_position(game: Game, pos: _Position, style: Style, total: int) -> None:
+def _deadline(log: Log) -> str | None:
+    """When the player to move must answer: the last entry's time plus the deadline."""
+    from datetime import datetime, timedelta
+
+    since = log.moves[-1].at if log.moves else log.started
+    if since is None or log.deadline is None:
+        return None
+    when = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=log.deadline)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _tag_lines(log: Log, style: Style) -> list[str]:
+    if not log.tags:
+        return []
+    return textwrap.wrap(_safe("  ".join(f"{k}: {v}" for k, v in log.tags.items()), style),
+                         width=72, break_on_hyphens=False)
+
+
+def _print_position(game: Game, pos: _Position, style: Style, total: int,
+                    tags: list[str] | None = None, details: bool = False) -> None:
     dot = " · " if style.unicode else " - "
     where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
     seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
     typer.echo(dot.join((game.TITLE, where, _safe(seen, style))))
+    for line in tags or ():
+        typer.echo(line)
     if pos.move is not None:
-        typer.echo(_safe(f"Last move: {pos.move.by} {pos.move.move}"
+        typer.echo(_fold(f"Last move: {pos.move.by} {pos.move.move}"
                          + (f"  # {pos.move.comment}" if pos.move.comment else ""), style))
-    typer.echo(game.render(pos.view, style))
+    typer.echo(_render(game, pos.view, style, None))
     typer.echo("")
     if pos.result is not None:
-        typer.echo("\n".join(_score_lines(pos.result, True, style)))
+        typer.echo("\n".join(_score_lines(pos.result, True, style, details)))
         return
-    typer.echo(_safe(f"To move: {pos.to_move}", style))
+    if pos.proposal is not None:
+        typer.echo(_fold(f"Waiting for answers: {pos.proposal} (accept or reject)", style))
+    turn = f"To move: {pos.to_move}"
+    if pos.answer_by is not None:
+        turn += f" (answer by {pos.answer_by})"
+    typer.echo(_safe(turn, style))
     if pos.legal is not None:
         typer.echo(f"Legal moves ({len(pos.legal)}):")
         typer.echo(_wrap(pos.legal))
-    typer.echo("\n".join(_score_lines(pos.standing, False, style)))
+    typer.echo("\n".join(_score_lines(pos.standing, False, style, details)))
+
+
+def _fold(text: str, style: Style) -> str:
+    """A line of text from a log, made safe and folded at 72 columns."""
+    return "\n".join(textwrap.wrap(_safe(text, style), width=72, subsequent_indent="  ",
+                                   break_on_hyphens=False, break_long_words=True)) or ""
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -287,6 +350,9 @@ def new(
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
     referee: Annotated[bool, typer.Option("--referee", help="A refereed game: the log holds only a commitment to the seed, which goes to a secret file for the referee.")] = False,
     secret: Annotated[Optional[str], typer.Option("--secret", metavar="FILE", help="With --referee: where to write the secret file (default: next to the log, NAME.secret.json).")] = None,
+    tag: Annotated[list[str], typer.Option("--tag", "-t", metavar="KEY=VALUE", help="A tag: event, site, round, date or your own; repeat for several.")] = [],  # noqa: B006
+    clock: Annotated[bool, typer.Option("--clock", help="Stamp every move with the time it was recorded.")] = False,
+    deadline: Annotated[Optional[int], typer.Option("--deadline", metavar="HOURS", min=1, help="Hours a player has for each move (implies --clock); show reports it.")] = None,
     key: Annotated[list[str], typer.Option("--key", "-k", metavar="PLAYER=KEY", help="A player who signs their moves, with their public key (ed25519:...) or key file; repeat for several.")] = [],  # noqa: B006
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
@@ -302,7 +368,8 @@ def new(
     if not referee:
         if secret is not None:
             raise ParameterError("--secret FILE goes with --referee")
-        log = match.new_log(game, _players(players), seed, _params(param), _keys(key))
+        log = match.new_log(game, _players(players), seed, _params(param), _keys(key),
+                            tags=_tags(tag), clock=clock, deadline=deadline)
         if _emit(log, output, force):
             rep = match.replay(log)
             typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
@@ -311,7 +378,8 @@ def new(
     if output is None:
         raise ParameterError("--referee needs -o FILE: the log and the secret are two files")
     secret_path = secret or str(Path(output).with_suffix("")) + ".secret.json"
-    log, secret_ = match.new_refereed(game, _players(players), seed, _params(param), _keys(key))
+    log, secret_ = match.new_refereed(game, _players(players), seed, _params(param), _keys(key),
+                                      tags=_tags(tag), clock=clock, deadline=deadline)
     _write(secret_path, logmod.encode(secret_), replace=force, private=True)
     _write(output, logmod.encode(log), replace=force)
     rep = match.replay(match.unlock(log, secret_))
@@ -330,6 +398,7 @@ def show(
     secret: SecretOpt = None,
     json_: JsonOpt = False,
     ascii_: AsciiOpt = False,
+    details: DetailsOpt = False,
 ) -> None:
     """Show the board, whose turn it is, the legal moves and the score.
 
@@ -363,15 +432,23 @@ def show(
     if json_:
         _json(pos)
     else:
-        _print_position(rep.game, pos, _style(ascii_), len(data.moves))
+        style = _style(ascii_)
+        _print_position(rep.game, pos, style, len(data.moves), _tag_lines(data, style), details)
 
 
-def _render(game: Game, seen: Any, style: Style, source: str) -> str:
-    """A view drawn as text; a view that the game cannot draw is bad input."""
-    try:
-        return game.render(seen, style)
-    except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
-        raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
+def _render(game: Game, seen: Any, style: Style, source: str | None) -> str:
+    """A view drawn as text, pure printable ASCII in the ASCII style whatever
+    names it holds; a view file's view that the game cannot draw is bad input."""
+    if source is None:
+        text = game.render(seen, style)
+    else:
+        try:
+            text = game.render(seen, style)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
+            raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
+    if not style.unicode and not text.isascii():
+        text = "\n".join(_safe(line, style) for line in text.split("\n"))
+    return text
 
 
 def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file") -> None:
@@ -463,6 +540,16 @@ def extend(
             raise ParameterError("--from and --secret go with the referee's log, not a view file")
         _extend_view(log, raw, moves or [], as_, comment, _private(key), expect)
         return
+    _record(log, raw, moves or [], as_=as_, comment=comment, expect=expect, key=key,
+            secret=secret, from_=from_, ascii_=ascii_)
+
+
+def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
+            comment: str | None = None, expect: int | None = None, key: str | None = None,
+            secret: str | None = None, from_: str | None = None, ascii_: bool = False) -> None:
+    """Record moves or an event in a log file: checked, signed where the log
+    is, written under a lock, then the position shown (the public view to a
+    referee). Behind extend, resign, propose, accept and reject."""
     stored = _read(log, raw)
     if expect is not None and expect != len(stored.moves):
         raise AdjudicatorError(
@@ -486,7 +573,7 @@ def extend(
                 raise ParameterError(f"--as {as_!r}: the view file is {vf.player}'s")
             new_log = referee_.accept(stored, secret_file, vf, from_)
         else:
-            new_log = referee_.record(stored, secret_file, moves or [], as_player=as_,
+            new_log = referee_.record(stored, secret_file, moves, as_player=as_,
                                       comment=comment, player_key=key_text)
         data = match.unlock(stored, secret_file)
         replayable = match.unlock(new_log, secret_file)
@@ -496,7 +583,7 @@ def extend(
         if secret is not None:
             raise ParameterError("--secret goes with a refereed game; this one is open")
         data = stored
-        new_log = replayable = match.extend(stored, moves or [], as_player=as_, comment=comment,
+        new_log = replayable = match.extend(stored, moves, as_player=as_, comment=comment,
                                             player_key=key_text)
     encoded = logmod.encode(new_log)
     if log == "-":
@@ -509,13 +596,94 @@ def extend(
     typer.echo(_safe(f"Recorded {added} move{'s' * (added != 1)} in {log}: "
                      + " ".join(e.move for e in new_log.moves[-added:]), style))
     rep = match.replay(replayable)
-    if stored.refereed:
+    last = new_log.moves[-1].by
+    if stored.refereed or last not in rep.players:
         # The referee's terminal shows what everyone may see, never a hand.
         pos = _position(rep, rep.state, len(new_log.moves), None, False)
     else:
-        mover = rep.players.index(new_log.moves[-1].by)
-        pos = _position(rep, rep.state, len(new_log.moves), mover, False)
-    _print_position(rep.game, pos, style, len(new_log.moves))
+        pos = _position(rep, rep.state, len(new_log.moves), rep.players.index(last), False)
+    _print_position(rep.game, pos, style, len(new_log.moves), _tag_lines(data, style))
+
+
+def _event_command(log: str, event: str, as_: str, comment: str | None, expect: int | None,
+                   key: str | None, secret: str | None, ascii_: bool) -> None:
+    raw = _bytes(log)
+    if logmod.kind_of(raw) == VIEW_FORMAT:
+        raise ParameterError("events are recorded in the log by the referee, not in a view "
+                             "file: tell the referee, who runs the same command with --secret")
+    _record(log, raw, [event], as_=as_, comment=comment, expect=expect, key=key, secret=secret,
+            ascii_=ascii_)
+
+
+EventAs = Annotated[str, typer.Option("--as", metavar="PLAYER", help="Who records it (in a refereed game the referee may answer as 'referee').")]
+ExpectOpt = Annotated[Optional[int], typer.Option("--expect", metavar="N", help="Refuse unless the log holds exactly N entries.")]
+KeyOpt = Annotated[Optional[str], typer.Option("--key", metavar="FILE", help="Your key file, if you sign your moves.")]
+CommentOpt = Annotated[Optional[str], typer.Option("--comment", "-m", help="A comment recorded with it.")]
+
+
+@app.command()
+def resign(log: LogArg, as_: EventAs, comment: CommentOpt = None, expect: ExpectOpt = None,
+           key: KeyOpt = None, secret: SecretOpt = None, ascii_: AsciiOpt = False) -> None:
+    """Resign: the game ends, and you are ranked last below everyone else.
+
+    \b
+    Example: adjudicator resign game.json --as bob
+    """
+    _event_command(log, "@resign", as_, comment, expect, key, secret, ascii_)
+
+
+@app.command()
+def propose(
+    log: LogArg,
+    what: Annotated[str, typer.Argument(help="'takeback' or 'abandon'.", show_default=False)],
+    count: Annotated[Optional[int], typer.Argument(help="With takeback: how many moves.", show_default=False)] = None,
+    as_: EventAs = ...,  # type: ignore[assignment]
+    comment: CommentOpt = None,
+    expect: ExpectOpt = None,
+    key: KeyOpt = None,
+    secret: SecretOpt = None,
+    ascii_: AsciiOpt = False,
+) -> None:
+    """Propose taking back the last N moves, or abandoning the game; the
+    others answer with accept or reject.
+
+    \b
+    Example: adjudicator propose game.json takeback 1 --as ann
+    """
+    what = what.strip().lower()
+    if what == "takeback":
+        if count is None or count < 1:
+            raise typer.BadParameter("say how many moves to take back: takeback N", param_hint="COUNT")
+        event = f"@takeback {count}"
+    elif what == "abandon":
+        if count is not None:
+            raise typer.BadParameter("abandon takes no count", param_hint="COUNT")
+        event = "@abandon"
+    else:
+        raise typer.BadParameter(f"{what!r}: propose takeback N or abandon", param_hint="WHAT")
+    _event_command(log, event, as_, comment, expect, key, secret, ascii_)
+
+
+@app.command()
+def accept(log: LogArg, as_: EventAs, comment: CommentOpt = None, expect: ExpectOpt = None,
+           key: KeyOpt = None, secret: SecretOpt = None, ascii_: AsciiOpt = False) -> None:
+    """Accept the proposal waiting for your answer (a takeback, or abandoning the game).
+
+    \b
+    Example: adjudicator accept game.json --as bob
+    """
+    _event_command(log, "@accept", as_, comment, expect, key, secret, ascii_)
+
+
+@app.command()
+def reject(log: LogArg, as_: EventAs, comment: CommentOpt = None, expect: ExpectOpt = None,
+           key: KeyOpt = None, secret: SecretOpt = None, ascii_: AsciiOpt = False) -> None:
+    """Reject the proposal waiting for your answer.
+
+    \b
+    Example: adjudicator reject game.json --as bob
+    """
+    _event_command(log, "@reject", as_, comment, expect, key, secret, ascii_)
 
 
 def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comment: str | None,
@@ -548,6 +716,7 @@ def replay(
     secret: SecretOpt = None,
     json_: JsonOpt = False,
     ascii_: AsciiOpt = False,
+    details: DetailsOpt = False,
     html: Annotated[bool, typer.Option("--html", help="Write one self-contained HTML page that steps through the game (needs -o).")] = False,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="With --html: where to write the page.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
@@ -581,7 +750,7 @@ def replay(
         return
     style = _style(ascii_)
     for pos in positions:
-        _print_position(rep.game, pos, style, len(data.moves))
+        _print_position(rep.game, pos, style, len(data.moves), details=details)
         typer.echo("")
 
 
