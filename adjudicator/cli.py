@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 
 from . import files, games, log as logmod, match, referee as referee_
 from .engine import Game, Outcome, Style
-from .errors import AdjudicatorError, BadLogError, ParameterError, one_line
+from .errors import AdjudicatorError, BadLogError, ParameterError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, Secret, ViewFile
 
 
@@ -29,6 +29,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except UsageError as e:
+            typer.echo(f"Error: {one_line(str(e))}", err=True)
+            raise typer.Exit(2) from None
         except AdjudicatorError as e:
             typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(1) from None
@@ -141,7 +144,7 @@ def _params(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ParameterError(f"--param {pair!r}: write it as KEY=VALUE")
+            raise UsageError(f"--param {pair!r}: write it as KEY=VALUE")
         out[key.strip()] = value
     return out
 
@@ -151,7 +154,7 @@ def _tags(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ParameterError(f"--tag {pair!r}: write it as KEY=VALUE")
+            raise UsageError(f"--tag {pair!r}: write it as KEY=VALUE")
         out[key.strip()] = value.strip()
     return out
 
@@ -162,7 +165,7 @@ def _keys(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise ParameterError(f"--key {pair!r}: write it as PLAYER=KEY (a public key or a key file)")
+            raise UsageError(f"--key {pair!r}: write it as PLAYER=KEY (a public key or a key file)")
         value = value.strip()
         if not value.startswith("ed25519:"):
             value = logmod.decode_key(_bytes(value), value).public
@@ -179,7 +182,7 @@ def _seat(rep: match.Replay, name: str | None) -> int | None:
     if name is None:
         return None
     if name not in rep.players:
-        raise ParameterError(f"--as {name!r}: no such player (players: {', '.join(rep.players)})")
+        raise UsageError(f"--as {name!r}: no such player (players: {', '.join(rep.players)})")
     return rep.players.index(name)
 
 
@@ -367,7 +370,7 @@ def new(
     """
     if not referee:
         if secret is not None:
-            raise ParameterError("--secret FILE goes with --referee")
+            raise UsageError("--secret FILE goes with --referee")
         log = match.new_log(game, _players(players), seed, _params(param), _keys(key),
                             tags=_tags(tag), clock=clock, deadline=deadline)
         if _emit(log, output, force):
@@ -376,7 +379,7 @@ def new(
                        f"{rep.to_move()} to move.")
         return
     if output is None:
-        raise ParameterError("--referee needs -o FILE: the log and the secret are two files")
+        raise UsageError("--referee needs -o FILE: the log and the secret are two files")
     secret_path = secret or str(Path(output).with_suffix("")) + ".secret.json"
     log, secret_ = match.new_refereed(game, _players(players), seed, _params(param), _keys(key),
                                       tags=_tags(tag), clock=clock, deadline=deadline)
@@ -416,9 +419,9 @@ def show(
         return
     _, data = _unlocked(log, secret, raw)
     if at is not None and not 0 <= at <= len(data.moves):
-        raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+        raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     if ignore_rest and at is None:
-        raise ParameterError("--ignore-rest needs --at N")
+        raise UsageError("--ignore-rest needs --at N")
     if at is None:
         rep = match.validate(data)
     else:
@@ -537,7 +540,7 @@ def extend(
     raw = _bytes(log)
     if logmod.kind_of(raw) == VIEW_FORMAT:
         if from_ is not None or secret is not None:
-            raise ParameterError("--from and --secret go with the referee's log, not a view file")
+            raise UsageError("--from and --secret go with the referee's log, not a view file")
         _extend_view(log, raw, moves or [], as_, comment, _private(key), expect)
         return
     _record(log, raw, moves or [], as_=as_, comment=comment, expect=expect, key=key,
@@ -559,7 +562,7 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
     key_text = _private(key)
     if stored.refereed:
         if secret is None:
-            raise ParameterError(
+            raise UsageError(
                 "a refereed game is extended by its referee, with --secret FILE; "
                 "a player records their move in the view file the referee sent"
             )
@@ -567,10 +570,10 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
         assert secret_file is not None
         if from_ is not None:
             if moves:
-                raise ParameterError("give either moves or --from VIEWFILE, not both")
+                raise UsageError("give either moves or --from VIEWFILE, not both")
             vf = logmod.decode_view(_bytes(from_), from_)
             if as_ is not None and as_ != vf.player:
-                raise ParameterError(f"--as {as_!r}: the view file is {vf.player}'s")
+                raise UsageError(f"--as {as_!r}: the view file is {vf.player}'s")
             new_log = referee_.accept(stored, secret_file, vf, from_)
         else:
             new_log = referee_.record(stored, secret_file, moves, as_player=as_,
@@ -579,9 +582,9 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
         replayable = match.unlock(new_log, secret_file)
     else:
         if from_ is not None:
-            raise ParameterError("--from VIEWFILE goes with a refereed game")
+            raise UsageError("--from VIEWFILE goes with a refereed game")
         if secret is not None:
-            raise ParameterError("--secret goes with a refereed game; this one is open")
+            raise UsageError("--secret goes with a refereed game; this one is open")
         data = stored
         new_log = replayable = match.extend(stored, moves, as_player=as_, comment=comment,
                                             player_key=key_text)
@@ -609,7 +612,7 @@ def _event_command(log: str, event: str, as_: str, comment: str | None, expect: 
                    key: str | None, secret: str | None, ascii_: bool) -> None:
     raw = _bytes(log)
     if logmod.kind_of(raw) == VIEW_FORMAT:
-        raise ParameterError("events are recorded in the log by the referee, not in a view "
+        raise UsageError("events are recorded in the log by the referee, not in a view "
                              "file: tell the referee, who runs the same command with --secret")
     _record(log, raw, [event], as_=as_, comment=comment, expect=expect, key=key, secret=secret,
             ascii_=ascii_)
@@ -692,12 +695,12 @@ def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comme
     vf = logmod.decode_view(raw, _name(path))
     referee_.check_view(vf, _name(path))
     if as_ is not None and as_ != vf.player:
-        raise ParameterError(f"--as {as_!r}: this view file is {vf.player}'s")
+        raise UsageError(f"--as {as_!r}: this view file is {vf.player}'s")
     if expect is not None and expect != len(vf.log.moves):
         raise AdjudicatorError(f"{_name(path)}: made after move {len(vf.log.moves)}, "
                                f"not {expect} (--expect); nothing recorded")
     if len(moves) != 1:
-        raise ParameterError("a view file takes one move at a time; the referee sends the next view")
+        raise UsageError("a view file takes one move at a time; the referee sends the next view")
     updated = referee_.choose(vf, moves[0], comment, key)
     encoded = logmod.encode(updated)
     if path == "-":
@@ -738,7 +741,7 @@ def replay(
         _replay_html(stored, data, as_, public, output, force)
         return
     if output is not None:
-        raise ParameterError("-o FILE goes with --html")
+        raise UsageError("-o FILE goes with --html")
     rep = match.validate(data, keep=True)
     viewer = _seat(rep, as_)
     positions = [
@@ -759,9 +762,9 @@ def _replay_html(stored: Log, data: Log, as_: str | None, public: bool, output: 
     from . import html as html_
 
     if output is None:
-        raise ParameterError("--html needs -o FILE")
+        raise UsageError("--html needs -o FILE")
     if as_ is not None and public:
-        raise ParameterError("give --as PLAYER or --public, not both")
+        raise UsageError("give --as PLAYER or --public, not both")
     rep = match.validate(data, keep=True)
     seat = _seat(rep, as_)
     if as_ is not None:
@@ -800,11 +803,11 @@ def draw(
 
     suffix = Path(output).suffix.lower() if output != "-" else ".svg"
     if suffix not in (".svg", ".png"):
-        raise ParameterError(f"-o {output}: write an .svg or a .png file")
+        raise UsageError(f"-o {output}: write an .svg or a .png file")
     raw = _bytes(log)
     if logmod.kind_of(raw) == VIEW_FORMAT:
         if at is not None or public or secret is not None or (as_ is not None):
-            raise ParameterError("a view file is drawn as it is: no --at, --as, --public or --secret")
+            raise UsageError("a view file is drawn as it is: no --at, --as, --public or --secret")
         vf = logmod.decode_view(raw, _name(log))
         seen = referee_.check_view(vf, _name(log))
         game = games.get(vf.log.game)
@@ -815,10 +818,10 @@ def draw(
         svg = _drawn(game, seen, scene, _name(log))
     else:
         if as_ is not None and public:
-            raise ParameterError("give --as PLAYER or --public, not both")
+            raise UsageError("give --as PLAYER or --public, not both")
         _, data = _unlocked(log, secret, raw)
         if at is not None and not 0 <= at <= len(data.moves):
-            raise ParameterError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+            raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
         match.validate(data)
         ply = len(data.moves) if at is None else at
         rep = match.replay(data, upto=ply)

@@ -22,6 +22,12 @@ class ParameterError(AdjudicatorError):
     """A game parameter, player list or seed that the game cannot take."""
 
 
+class UsageError(ParameterError):
+    """Options used wrongly: a player who is not in the game, a move number
+    out of range, a missing or conflicting option. The command line exits
+    with status 2 for it, as for its own usage errors."""
+
+
 class BadLogError(AdjudicatorError):
     """A log that cannot be read or does not describe a valid game."""
 

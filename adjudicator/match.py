@@ -23,11 +23,22 @@ from .errors import (
     MoveError,
     NotationError,
     ParameterError,
+    UsageError,
 )
 from . import events, seal
 from .log import FORMAT, SECRET_FORMAT, VERSION, Log, MoveEntry, Secret
 
-NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}")
+def valid_name(name: str) -> bool:
+    """A letter of any script, then up to 23 letters, digits, '_', '.' or '-',
+    NFC-normalised: one word on a command line (``Zoë``, ``José``, ``Ελένη``)."""
+    import unicodedata
+
+    return (
+        0 < len(name) <= 24
+        and name[0].isalpha()
+        and all(ch.isalnum() or ch in "_.-" for ch in name)
+        and unicodedata.normalize("NFC", name) == name
+    )
 
 
 def check_players(game: Game, players: Sequence[str]) -> tuple[str, ...]:
@@ -40,13 +51,14 @@ def check_players(game: Game, players: Sequence[str]) -> tuple[str, ...]:
         )
     seen: set[str] = set()
     for name in players:
-        if not NAME.fullmatch(name):
+        if not valid_name(name):
             raise ParameterError(
-                f"player name {name!r}: use a letter then up to 23 letters, digits, '_', '.' or '-'"
+                f"player name {name!r}: use a letter then up to 23 letters, digits, '_', '.' or "
+                "'-' (of any script)"
             )
-        if name.lower() in seen:
+        if name.casefold() in seen:
             raise ParameterError(f"player name {name!r} is used twice")
-        seen.add(name.lower())
+        seen.add(name.casefold())
     return players
 
 
@@ -99,8 +111,12 @@ def new_log(
     ``deadline`` gives the hours a player has for each move (it implies the
     clock).
     """
+    import unicodedata
+
     game = games.get(game_id)
-    players = check_players(game, players)
+    players = check_players(game, [unicodedata.normalize("NFC", p) for p in players])
+    if any(p.casefold() == events.REFEREE for p in players):
+        raise ParameterError(f"player name {events.REFEREE!r} is kept for a game's referee")
     if seed is None:
         seed = seal.new_secret_seed()[:16]
     if not seed:
@@ -716,13 +732,13 @@ def extend(
     game, state, players = rep.game, rep.state, log.players
     if as_player is not None and as_player not in players and not (
             as_player == events.REFEREE and log.refereed):
-        raise ParameterError(
+        raise UsageError(
             f"--as {as_player!r}: no such player (players: {', '.join(players)})"
         )
     added: list[tuple[str, str, str | None]] = []
     texts = list(texts)
     if not texts:
-        raise ParameterError("no move given")
+        raise UsageError("no move given")
     if any(t.strip().startswith("@") for t in texts):
         return _event(log, texts, as_player, comment, player_key, sign, at)
     if rep.ended is not None:
@@ -763,7 +779,7 @@ def _event(log: Log, texts: list[str], by: str | None, comment: str | None,
         raise ParameterError("an event (@...) is recorded on its own, not with moves")
     text = "@" + " ".join(texts[0].strip()[1:].lower().split())
     if by is None:
-        raise ParameterError(f"say who records {text} (--as PLAYER)")
+        raise UsageError(f"say who records {text} (--as PLAYER)")
     try:
         events.parse(text)
     except MoveError as e:
@@ -782,7 +798,7 @@ def sign_own(log: Log, entry: MoveEntry, player_key: str | None) -> MoveEntry:
     if key is None:
         return entry
     if player_key is None:
-        raise ParameterError(f"{entry.by} signs their moves: give their key file (--key FILE)")
+        raise UsageError(f"{entry.by} signs their moves: give their key file (--key FILE)")
     if seal.public_key(player_key) != key:
         raise ParameterError(f"the key given is not {entry.by}'s (it is not the key in the header)")
     return sign_move(entry, player_key)

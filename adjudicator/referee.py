@@ -22,7 +22,8 @@ from collections.abc import Sequence
 import msgspec
 
 from . import games, match, seal
-from .errors import AdjudicatorError, BadLogError, IllegalMoveError, ParameterError
+from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, ParameterError, UsageError,
+                     one_line)
 from .log import VERSION, VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 
 
@@ -84,7 +85,7 @@ def issue_view(log: Log, secret: Secret | None, player: str) -> ViewFile:
     unlocked = match.unlock(log, secret)
     rep = match.validate(unlocked)
     if player not in rep.players:
-        raise ParameterError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
+        raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
     seat = rep.players.index(player)
     to_move = rep.game.to_move(rep.state)
     legal = None
@@ -123,10 +124,47 @@ def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:
             f"{source}: the referee's proof does not match: the file was edited or not "
             "issued by this game's referee"
         )
+    if vf.log.referee is None:
+        _check_unsigned(vf, source)
     try:
         return msgspec.json.decode(vf.view, type=game.VIEW)
     except (msgspec.DecodeError, RecursionError) as e:
         raise BadLogError(f"{source}: its view does not fit {game.TITLE}: {e}") from None
+
+
+def _check_unsigned(vf: ViewFile, source: str) -> None:
+    """A view file that no referee signed (an open game, or a refereed game of
+    version 1) proves nothing by itself, and its text reaches a terminal: with
+    the seed in its log, it must show exactly what the log gives; without,
+    it must at least hold plain text."""
+    if vf.log.seed is not None:
+        try:
+            expected = issue_view(vf.log, None, vf.player)
+        except AdjudicatorError as e:
+            raise BadLogError(f"{source}: its log is damaged: {e}") from None
+        if (_compact(vf.view), vf.legal, vf.to_move) != (
+                _compact(expected.view), expected.legal, expected.to_move):
+            raise BadLogError(f"{source}: what it shows does not follow from its log: "
+                              "the file was edited")
+        return
+    try:
+        texts = _texts(msgspec.json.decode(vf.view))
+    except (msgspec.DecodeError, RecursionError):
+        texts = []  # then it does not fit the game's view either: reported as such
+    texts += [vf.to_move or "", *(vf.legal or ())]
+    if any(one_line(text) != text for text in texts):
+        raise BadLogError(f"{source}: it holds control characters: the file was edited")
+
+
+def _texts(value: object) -> list[str]:
+    """Every string in a decoded JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (k, *_texts(v))]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
 
 
 def choose(vf: ViewFile, typed: str, comment: str | None = None,
@@ -174,6 +212,12 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
                 f"{source}: not a view file this referee issued (its proof does not match: "
                 "made up or edited); nothing recorded"
             )
+    # The proof covers the chain head, not the log's result and signature:
+    # those must still be the referee's own.
+    try:
+        match.check_public(vf.log)
+    except AdjudicatorError as e:
+        raise ViewFileError(f"{source}: its log was edited: {e}; nothing recorded") from None
     n_file, n_log = len(vf.log.moves), len(log.moves)
     if vf.log.moves != log.moves[:n_file] or n_file > n_log:
         raise ViewFileError(f"{source}: its moves differ from the game's: it was made from another copy")

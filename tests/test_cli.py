@@ -62,15 +62,21 @@ def run(*args: Any, input: bytes | str | None = None, env: dict | None = None,
     return result
 
 
+def assert_usage(result, *fragments: str) -> str:
+    """A usage error: exit 2, one ``Error: ...`` line (README, "Exit status")."""
+    return assert_error(result, *fragments, status=2)
+
+
 def show(result) -> str:
     """A result, for assertion messages."""
     return (f"exit {result.exit_code}\n--- stdout ---\n{result.stdout}"
             f"\n--- stderr ---\n{result.stderr}")
 
 
-def assert_error(result, *fragments: str) -> str:
-    """Exit 1, exactly one ``Error: ...`` line on stderr, nothing on stdout."""
-    assert result.exit_code == 1, show(result)
+def assert_error(result, *fragments: str, status: int = 1) -> str:
+    """Exit 1 (2 for a usage error), exactly one ``Error: ...`` line on stderr,
+    nothing on stdout."""
+    assert result.exit_code == status, show(result)
     lines = result.stderr.splitlines()
     assert len(lines) == 1, "expected exactly one line on stderr\n" + show(result)
     assert lines[0].startswith("Error: "), show(result)
@@ -352,7 +358,7 @@ def test_extend_as_unknown_player(fresh):
     before = fresh.read_bytes()
     move = legal_json(fresh)["moves"][0]
     r = run("extend", fresh, move, "--as", "zed")
-    assert_error(r, "--as 'zed'", "no such player")
+    assert_usage(r, "--as 'zed'", "no such player")
     assert fresh.read_bytes() == before
 
 
@@ -451,7 +457,7 @@ def test_new_bad_input(tmp_path, case, to_file):
     if "--seed" not in args:
         extra += ["--seed", SEED]
     r = run("new", *args, *extra)
-    assert_error(r, *fragments)
+    assert_error(r, *fragments, status=2 if case[0] == "param-without-value" else 1)
     assert list(tmp_path.iterdir()) == [], "nothing may be written on an error"
 
 
@@ -459,7 +465,7 @@ def test_new_bad_input(tmp_path, case, to_file):
 def test_simulate_bad_input(tmp_path, case):
     _, args, fragments = case
     r = run("simulate", *args, "--seed", SEED, "-o", tmp_path / "sim.json")
-    assert_error(r, *fragments)
+    assert_error(r, *fragments, status=2 if case[0] == "param-without-value" else 1)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -483,21 +489,21 @@ def test_new_into_missing_directory(tmp_path):
 
 @pytest.mark.parametrize("at", [-1, 16, 1000])
 def test_show_at_out_of_range(done, at):
-    assert_error(run("show", done, "--at", at), f"--at {at}", "0 to 15")
+    assert_usage(run("show", done, "--at", at), f"--at {at}", "0 to 15")
 
 
 def test_show_at_out_of_range_on_new_log(fresh):
-    assert_error(run("show", fresh, "--at", 1), "--at 1", "0 to 0")
+    assert_usage(run("show", fresh, "--at", 1), "--at 1", "0 to 0")
 
 
 @pytest.mark.parametrize("command", ["show", "replay"])
 def test_as_unknown_player(done, command):
-    assert_error(run(command, done, "--as", "zed"), "--as 'zed'", "no such player",
+    assert_usage(run(command, done, "--as", "zed"), "--as 'zed'", "no such player",
                  "ann, bob, cy")
 
 
 def test_as_is_case_sensitive(fresh):
-    assert_error(run("show", fresh, "--as", "ANN"), "--as 'ANN'")
+    assert_usage(run("show", fresh, "--as", "ANN"), "--as 'ANN'")
 
 
 @pytest.mark.parametrize("args", [
@@ -580,7 +586,7 @@ def test_show_at_ignore_rest(tmp_path, full_bytes, full):
     bad_move = write(tmp_path / "m.json", edited(full_bytes, _set(("moves", 2, "by"), "ann")))
     assert_error(run("show", bad_move, "--at", 3, "--ignore-rest"), "move 3 (ann)")
     assert_ok(run("show", bad_move, "--at", 2, "--ignore-rest"))
-    assert_error(run("show", path, "--ignore-rest"), "--ignore-rest")
+    assert_usage(run("show", path, "--ignore-rest"), "--ignore-rest")
 
 
 # Regression (HEAD 523b3ea): 'simulate --seed ""' replaced the empty seed with a random one
