@@ -1,0 +1,372 @@
+"""A replay as one self-contained HTML page: the game's pictures, stepped through.
+
+:func:`frames` turns a replayed log into one :class:`Frame` per position as
+one seat (or a spectator) sees it, each with the SVG picture the game's
+``draw`` makes; :func:`page` writes frames of one or more viewers into a
+single HTML file that works offline, from ``file://``: no network request,
+no external script, stylesheet, font or image. The pictures are the games'
+own SVG documents, carried in a JSON data block and put into the page by a
+small plain script (``DOMParser``), never drawn a second time in JavaScript.
+
+Escaping: text in the HTML goes through :func:`html.escape`; the JSON data
+block has every ``<``, ``>`` and ``&`` written as a ``\\u`` escape, so no
+comment can close the block (``</script>``) or open an HTML comment
+(``<!--``). A Content-Security-Policy lets the browser fetch nothing and run
+only the page's own script, pinned by its hash.
+
+Example (what ``adjudicator replay LOG --html -o FILE`` does)::
+
+    rep = match.validate(log.decode(data), keep=True)
+    shown = views(rep, [None, *range(len(rep.players))])  # an open game: everyone's
+    Path("replay.html").write_text(page(rep.game.TITLE, shown), encoding="utf-8")
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from . import match
+from .engine import Outcome, Scene
+from .errors import AdjudicatorError
+
+
+class Frame(msgspec.Struct, frozen=True, kw_only=True):
+    """One position of a game as one viewer sees it.
+
+    ``by`` and ``move`` are the move just made (``None`` at the start), in
+    canonical notation; ``words`` says it in words where the game can;
+    ``comment`` is the log's comment on it. ``legal`` lists the legal moves
+    only when the viewer is the player to move; ``score`` is the standing in
+    one line; ``result`` the final result line once the game is over.
+    """
+
+    ply: int  # moves made so far
+    by: str | None
+    move: str | None
+    words: str | None = None
+    comment: str | None = None
+    picture: str  # an SVG document, from the game's draw
+    to_move: str | None  # None once the game is over
+    legal: tuple[str, ...] | None
+    score: str
+    result: str | None
+
+
+def scores(outcome: Outcome) -> str:
+    """The standings in one line: ``1. ann 7 · 2. bob 5``."""
+    return " \u00b7 ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
+
+
+def result_line(outcome: Outcome) -> str:
+    """The final result in one line: ``Game over. Winner: ann (1. ann 7 · 2. bob 5)``."""
+    winners = ", ".join(outcome.winners) or "nobody"
+    label = "Winners" if len(outcome.winners) > 1 else "Winner"
+    return f"Game over. {label}: {winners} ({scores(outcome)})"
+
+
+def frames(replay: match.Replay, viewer: int | None) -> list[Frame]:
+    """Every position of ``replay`` as seat ``viewer`` sees it (``None``: the public).
+
+    ``replay`` must have kept its states (``match.validate(log, keep=True)``).
+    The legal moves are listed only where ``viewer`` is the player to move.
+    """
+    game, log = replay.game, replay.log
+    draw = getattr(game, "draw", None)
+    if draw is None:
+        raise AdjudicatorError(f"{game.TITLE} cannot draw its positions as pictures yet")
+    if len(replay.states) != len(log.moves) + 1:
+        raise ValueError("frames needs every state: replay the log with keep=True")
+    players = replay.players
+    name = None if viewer is None else players[viewer]
+    out = []
+    for ply, state in enumerate(replay.states):
+        entry = log.moves[ply - 1] if ply else None
+        seat = game.to_move(state)
+        outcome = game.outcome(state)
+        standing = outcome if outcome is not None else game.standing(state)
+        legal = None
+        if seat is not None and seat == viewer:
+            legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
+        scene = Scene(
+            title=game.TITLE,
+            players=players,
+            viewer=name,
+            to_move=None if seat is None else players[seat],
+            ply=ply,
+            last=None if entry is None else (entry.by, entry.move),
+            standing=standing,
+            final=outcome is not None,
+        )
+        out.append(Frame(
+            ply=ply,
+            by=None if entry is None else entry.by,
+            move=None if entry is None else entry.move,
+            comment=None if entry is None else entry.comment,
+            picture=draw(game.view(state, viewer), scene),
+            to_move=scene.to_move,
+            legal=legal,
+            score=scores(standing),
+            result=None if outcome is None else result_line(outcome),
+        ))
+    return out
+
+
+def views(replay: match.Replay, seats: Sequence[int | None]) -> list[tuple[str, list[Frame]]]:
+    """The frames of each seat in ``seats`` (``None``: the public), labelled for :func:`page`."""
+    return [("public view" if seat is None else replay.players[seat], frames(replay, seat))
+            for seat in seats]
+
+
+def _data(viewers: Sequence[tuple[str, Sequence[Frame]]]) -> dict[str, Any]:
+    """The page's data: the frames, each picture a list of indexes into ``lines``.
+
+    Successive pictures of a game share most of their lines (one SVG element
+    a line), and the pictures of the viewers differ in a few, so a table of
+    distinct lines keeps a long game's page a fraction of the size of its
+    pictures; the script joins the lines back into the very same text.
+    """
+    index: dict[str, int] = {}
+    shown = []
+    for label, fs in viewers:
+        out = []
+        for f in fs:
+            entry = msgspec.structs.asdict(f)
+            entry["picture"] = [index.setdefault(line, len(index)) for line in f.picture.split("\n")]
+            out.append(entry)
+        shown.append({"label": label, "frames": out})
+    return {"lines": list(index), "viewers": shown}
+
+
+def picture_of(data: dict[str, Any], viewer: int, ply: int) -> str:
+    """The SVG text of one frame of a page's data, as the page's script joins it."""
+    lines = data["lines"]
+    return "\n".join(lines[i] for i in data["viewers"][viewer]["frames"][ply]["picture"])
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that cannot end its ``<script>`` element or start an HTML comment."""
+    text = msgspec.json.encode(data).decode()
+    # '<' never appears outside a JSON string, where '\u003c' means the same.
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def page(
+    title: str,
+    viewers: Sequence[tuple[str, Sequence[Frame]]],
+    *,
+    subtitle: str = "",
+) -> str:
+    """The replay as one self-contained HTML document.
+
+    ``viewers`` pairs a label ("public view", "ann") with the frames of one
+    viewer; all must be frames of the same moves. With several, the page
+    offers a choice of whose view to show, the first shown at first.
+    """
+    if not viewers:
+        raise ValueError("page needs the frames of at least one viewer")
+    first = list(viewers[0][1])
+    if not first:
+        raise ValueError("page needs at least one frame")
+    moves = [(f.ply, f.by, f.move) for f in first]
+    for label, fs in viewers[1:]:
+        if [(f.ply, f.by, f.move) for f in fs] != moves:
+            raise ValueError(f"the frames of {label!r} are of other moves than {viewers[0][0]!r}'s")
+    data = _json_for_script(_data(viewers))
+    esc = html.escape
+    total = len(first) - 1
+
+    items = []
+    for f in first:
+        text = "Start" if f.ply == 0 else f"{f.ply}. {f.by} {f.move}"
+        mark = " \u270e" if f.comment else ""  # a comment goes with this move
+        items.append(f'<li><button type="button" data-ply="{f.ply}">{esc(text)}{mark}</button></li>')
+    if len(viewers) > 1:
+        options = "".join(f'<option value="{i}">{esc(label)}</option>'
+                          for i, (label, _) in enumerate(viewers))
+        choice = (f'<label class="viewer">View of <select id="viewer">{options}</select></label>')
+    else:
+        choice = f'<p class="viewer">View of <span id="viewer-label">{esc(viewers[0][0])}</span></p>'
+    policy = (f"default-src 'none'; script-src {_csp_hash(_SCRIPT)}; style-src 'unsafe-inline'; "
+              "img-src data:; base-uri 'none'; form-action 'none'")
+    sub = f'<p class="subtitle">{esc(subtitle)}</p>' if subtitle else ""
+    return _TEMPLATE.format(
+        policy=esc(policy),
+        title=esc(title),
+        subtitle=sub,
+        choice=choice,
+        total=total,
+        items="\n".join(items),
+        data=data,
+        style=_STYLE,
+        script=_SCRIPT,
+    )
+
+
+_STYLE = """
+:root { color-scheme: light; --ink: #222; --muted: #666; --line: #ccc; --mark: #d55e00; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; padding: 8px 12px 24px; max-width: 1240px; color: var(--ink);
+  background: #fafafa; font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+h1 { font-size: 1.3rem; margin: 4px 0; }
+.subtitle { margin: 0 0 4px; color: var(--muted); }
+.bar { position: sticky; top: 0; z-index: 1; background: #fafafa; display: flex;
+  flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 8px 0; padding: 4px 0; }
+.bar button { font: inherit; font-size: 1.2rem; line-height: 1; min-width: 2.6em;
+  min-height: 2.2em; padding: 2px 8px; }
+.viewer { margin: 0; }
+select { font: inherit; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr) minmax(14rem, 20rem); gap: 12px; }
+#picture { margin: 0; min-width: 0; }
+#picture svg { display: block; width: 100%; height: auto; max-width: 100%; background: #fff;
+  border: 1px solid var(--line); }
+#info p { margin: 4px 0; overflow-wrap: anywhere; }
+#move { font-weight: bold; }
+#words { font-style: italic; }
+#comment { white-space: pre-wrap; border-left: 3px solid var(--line); padding-left: 6px; }
+#result { font-weight: bold; color: var(--mark); }
+#legal { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+  font-size: .9rem; overflow-wrap: anywhere; }
+#moves { list-style: none; margin: 8px 0 0; padding: 0; max-height: 60vh; overflow-y: auto;
+  border: 1px solid var(--line); background: #fff; }
+#moves button { font: inherit; font-size: .95rem; width: 100%; text-align: left; border: 0;
+  background: none; padding: 2px 8px; cursor: pointer; }
+#moves button:hover { background: #eee; }
+#moves button[aria-current="true"] { background: var(--ink); color: #fff; }
+[hidden] { display: none !important; }
+@media (max-width: 820px) {
+  .layout { grid-template-columns: minmax(0, 1fr); }
+  #moves { max-height: 40vh; }
+}
+"""
+
+# Plain ES2017, no framework; block comments only (no '//' anywhere in the page).
+_SCRIPT = """
+"use strict";
+(function () {
+  var data = JSON.parse(document.getElementById("data").textContent);
+  var lines = data.lines, views = data.viewers, view = 0, ply = 0;
+  var last = views[0].frames.length - 1;
+  var parser = new DOMParser();
+  var el = function (id) { return document.getElementById(id); };
+  var list = el("moves");
+  var items = list.querySelectorAll("button");
+  function put(id, text) {
+    var node = el(id);
+    node.textContent = text || "";
+    node.hidden = !text;
+  }
+  function show(n) {
+    ply = Math.max(0, Math.min(last, n));
+    var f = views[view].frames[ply];
+    var text = f.picture.map(function (i) { return lines[i]; }).join("\\n");
+    var svg = parser.parseFromString(text, "image/svg+xml").documentElement;
+    el("picture").replaceChildren(document.importNode(svg, true));
+    el("ply").textContent = String(ply);
+    put("move", ply === 0 ? "Start of the game" : "Move " + ply + ": " + f.by + " " + f.move);
+    put("words", f.words);
+    put("comment", f.comment);
+    put("turn", f.to_move ? "To move: " + f.to_move : "");
+    put("score", (f.result ? "" : "Score: ") + f.score);
+    put("result", f.result);
+    el("legal-box").hidden = f.legal === null;
+    el("legal-count").textContent = f.legal === null ? "" : String(f.legal.length);
+    el("legal").textContent = f.legal === null ? "" : f.legal.join("  ");
+    el("first").disabled = el("back").disabled = ply === 0;
+    el("forward").disabled = el("last").disabled = ply === last;
+    for (var i = 0; i < items.length; i++) {
+      items[i].setAttribute("aria-current", i === ply ? "true" : "false");
+    }
+    var item = items[ply];
+    if (list.scrollHeight > list.clientHeight) {
+      var top = item.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + item.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = top + item.offsetHeight - list.clientHeight;
+    }
+  }
+  el("first").addEventListener("click", function () { show(0); });
+  el("back").addEventListener("click", function () { show(ply - 1); });
+  el("forward").addEventListener("click", function () { show(ply + 1); });
+  el("last").addEventListener("click", function () { show(last); });
+  list.addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-ply]");
+    if (b) show(Number(b.getAttribute("data-ply")));
+  });
+  var choice = el("viewer");
+  if (choice && choice.tagName === "SELECT") {
+    choice.addEventListener("change", function () { view = Number(choice.value); show(ply); });
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    var tag = e.target && e.target.tagName;
+    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
+    var to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
+  });
+  el("nojs").hidden = true;
+  el("replay").hidden = false;
+  show(0);
+})();
+"""
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="adjudicator">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body>
+<header>
+<h1 id="title">{title}</h1>
+{subtitle}
+</header>
+<p id="nojs">This replay needs JavaScript to step through the positions.</p>
+<main id="replay" hidden>
+<div class="bar">
+<button type="button" id="first" title="First position (Home)" aria-label="first position">\u00ab</button>
+<button type="button" id="back" title="Back (Left arrow)" aria-label="back">\u2039</button>
+<button type="button" id="forward" title="Forward (Right arrow)" aria-label="forward">\u203a</button>
+<button type="button" id="last" title="Last position (End)" aria-label="last position">\u00bb</button>
+<span>Move <span id="ply">0</span> of <span id="total">{total}</span></span>
+{choice}
+</div>
+<div class="layout">
+<figure id="picture" aria-live="polite"></figure>
+<section id="info">
+<p id="move" aria-live="polite"></p>
+<p id="words" hidden></p>
+<p id="comment" hidden></p>
+<p id="turn" hidden></p>
+<p id="score" hidden></p>
+<p id="result" hidden></p>
+<details id="legal-box" hidden><summary>Legal moves (<span id="legal-count"></span>)</summary>
+<p id="legal"></p></details>
+<ol id="moves" aria-label="moves">
+{items}
+</ol>
+</section>
+</div>
+</main>
+<script type="application/json" id="data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""

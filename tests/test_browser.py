@@ -1,0 +1,385 @@
+"""The HTML replay in a real browser: headless Chromium driven by Selenium.
+
+The page is opened from a file:// URL as a player would open it, stepped with
+the arrow keys, Home and End, the move list and the buttons, switched to
+another viewer, and photographed (the screenshot is decoded here, with zlib,
+to check it is not blank), on a desktop and on a phone-sized screen.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (.ci/run installs them);
+without them these tests are skipped saying what is missing, and fail instead
+when ADJUDICATOR_REQUIRE_BROWSER is set (as .ci/run sets it).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from adjudicator import html, match
+from test_html import EXAMPLE, GAME, HOSTILE, all_views, drawable, hostile_log, replay_of
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+#: The first seat's colour (drawing.SEAT_COLOURS[0]): its mark is in every picture's footer.
+BLUE = (0x00, 0x72, 0xB2)
+#: selenium's Keys.ARROW_LEFT, ARROW_RIGHT, HOME and END (selenium may be missing at import).
+LEFT, RIGHT, HOME, END = "\ue012", "\ue014", "\ue011", "\ue010"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("ADJUDICATOR_REQUIRE_BROWSER"):
+        pytest.fail(f"{reason} (ADJUDICATOR_REQUIRE_BROWSER is set)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [f"{path} (Debian package {package})"
+               for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver"))
+               if not path.exists()]
+    if missing:
+        _unavailable(f"missing {' and '.join(missing)}: "
+                     ".ci/run installs chromium and chromium-driver with apt-get")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _unavailable("the Python package selenium is missing: pip install -e '.[test]'")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1280,1100",
+                f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # A driver path given to Service: selenium-manager never looks for (or downloads) one.
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+class Replay:
+    """The page as the tests see it through the browser."""
+
+    def __init__(self, driver, path: Path) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver, self.by = driver, By
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.get(path.as_uri())
+        log = driver.get_log("browser")  # and the console is empty from here on
+        if not driver.execute_script("return document.getElementById('nojs').hidden"):
+            pytest.fail(f"the page's script did not run; the console says: {log}")
+        # Loading the same file again may restore where an earlier test had scrolled to.
+        driver.execute_script("window.scrollTo(0, 0)")
+
+    def el(self, ident: str):
+        return self.driver.find_element(self.by.ID, ident)
+
+    def press(self, *keys: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        for key in keys:
+            ActionChains(self.driver).send_keys(key).perform()
+
+    @property
+    def ply(self) -> int:
+        return int(self.el("ply").text)
+
+    @property
+    def move(self) -> str:
+        return self.el("move").text
+
+    @property
+    def picture(self) -> str:
+        """The SVG shown, as the browser holds it."""
+        return self.driver.execute_script(
+            "var s = document.querySelector('#picture > svg');"
+            "return s && s.namespaceURI === 'http://www.w3.org/2000/svg' ? s.outerHTML : null;")
+
+    @property
+    def picture_title(self) -> str:
+        return self.driver.execute_script(
+            "return document.querySelector('#picture > svg > title').textContent;")
+
+    def console(self) -> list[dict]:
+        """The errors logged since the last look (a script error, a blocked request)."""
+        return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory) -> tuple[Path, match.Replay]:
+    mp = pytest.MonkeyPatch()
+    drawable(GAME, mp)
+    try:
+        rep = replay_of(EXAMPLE)
+        text = html.page(f"{rep.game.TITLE}: {EXAMPLE.name}", all_views(rep),
+                         subtitle=", ".join(rep.players))
+    finally:
+        mp.undo()
+    path = tmp_path_factory.mktemp("replay") / "replay.html"
+    path.write_text(text, encoding="utf-8")
+    return path, rep
+
+
+def test_steps_through_the_game_with_keys_list_and_buttons(browser, page_file):
+    path, rep = page_file
+    moves, n = rep.log.moves, len(rep.log.moves)
+    page = Replay(browser, path)
+    assert (page.ply, page.el("total").text) == (0, str(n))
+    assert page.move == "Start of the game"
+    assert "start" in page.picture_title and "public view" in page.picture_title
+    seen = {page.picture}
+
+    page.press(RIGHT)
+    assert page.ply == 1
+    assert page.move == f"Move 1: {moves[0].by} {moves[0].move}"
+    assert "after move 1" in page.picture_title
+    seen.add(page.picture)
+    page.press(RIGHT, RIGHT)
+    assert page.ply == 3 and moves[2].move in page.move
+    page.press(LEFT)
+    assert page.ply == 2 and "after move 2" in page.picture_title
+    seen.add(page.picture)
+    assert len(seen) == 3, "each position shows its own picture"
+
+    page.press(END)
+    assert page.ply == n and page.move == f"Move {n}: {moves[-1].by} {moves[-1].move}"
+    assert page.el("result").text == html.result_line(rep.log.result)
+    assert page.el("forward").get_attribute("disabled") is not None
+    page.press(RIGHT)  # nothing beyond the end
+    assert page.ply == n
+    page.press(HOME)
+    assert page.ply == 0 and not page.el("result").is_displayed()
+    page.press(LEFT)
+    assert page.ply == 0
+
+    # The move list, then the buttons.
+    page.driver.find_element(page.by.CSS_SELECTOR, '#moves button[data-ply="5"]').click()
+    assert page.ply == 5 and page.move == f"Move 5: {moves[4].by} {moves[4].move}"
+    assert "after move 5" in page.picture_title
+    current = page.driver.find_element(page.by.CSS_SELECTOR, '#moves [aria-current="true"]')
+    assert current.get_attribute("data-ply") == "5"
+    page.el("forward").click()
+    assert page.ply == 6
+    page.el("back").click()
+    page.el("back").click()
+    assert page.ply == 4
+    page.el("last").click()
+    assert page.ply == n
+    page.el("first").click()
+    assert page.ply == 0 and page.el("first").get_attribute("disabled") is not None
+    page.press(RIGHT)  # the keys still work with the focus on a button
+    assert page.ply == 1
+    assert page.console() == [], "the page logged errors (a script error, a blocked request?)"
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
+def test_switching_viewer_keeps_the_position_and_shows_the_legal_moves(browser, page_file):
+    from selenium.webdriver.support.ui import Select
+
+    path, rep = page_file
+    game = rep.game
+    page = Replay(browser, path)
+    choice = Select(page.el("viewer"))
+    assert [o.text for o in choice.options] == ["public view", *rep.players]
+    page.press(RIGHT, RIGHT)
+    public = page.picture
+    assert not page.el("legal-box").is_displayed()
+    seat = game.to_move(rep.states[2])
+    name = rep.players[seat]
+    choice.select_by_visible_text(name)
+    assert page.ply == 2
+    assert f"as seen by {name}" in page.picture_title and page.picture != public
+    legal = [game.format_move(rep.states[2], m) for m in game.legal_moves(rep.states[2])]
+    assert page.el("legal-box").is_displayed()
+    assert page.el("legal-count").text == str(len(legal))
+    assert page.el("legal").get_attribute("textContent") == "  ".join(legal)
+    page.el("picture").click()  # the focus away from the <select>: the keys step again
+    page.press(RIGHT)
+    assert page.ply == 3 and f"as seen by {name}" in page.picture_title
+    assert page.el("legal-box").is_displayed() == (game.to_move(rep.states[3]) == seat)
+    assert page.console() == []
+
+
+def test_screenshot_shows_the_picture_on_a_desktop(browser, page_file):
+    path, _ = page_file
+    page = Replay(browser, path)
+    page.press(RIGHT)
+    width, height, ratio = browser.execute_script(
+        "return [innerWidth, innerHeight, devicePixelRatio]")
+    rect = page.el("picture").rect
+    assert rect["width"] > 500, "the picture should fill its column on a desktop"
+    assert rect["y"] + rect["height"] <= height, "the whole picture should be in the window"
+    shot = decode_png(browser.get_screenshot_as_png())
+    assert (shot.width, shot.height) == (round(width * ratio), round(height * ratio))
+    assert len(shot.colours()) > 8, "the screenshot is blank"
+    inside = shot.crop(*(round(rect[k] * ratio) for k in ("x", "y", "width", "height")))
+    colours = inside.colours()
+    assert BLUE in colours, "the picture's seat marks were not drawn"
+    assert len(colours) > 8, "the picture is blank"
+    outside = shot.crop(0, round((rect["y"] + rect["height"]) * ratio) + 4, round(width * ratio), 0)
+    assert BLUE not in outside.colours()
+
+
+def test_on_a_phone_the_picture_fits_the_width(browser, page_file):
+    path, _ = page_file
+    page = Replay(browser, path)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    try:
+        page.press(END)
+        size = browser.execute_script(
+            "var r = document.querySelector('#picture > svg').getBoundingClientRect();"
+            "var d = document.documentElement;"
+            "return {inner: innerWidth, client: d.clientWidth, scroll: d.scrollWidth,"
+            "        left: r.left, right: r.right, width: r.width, height: r.height};")
+        assert size["inner"] == 390
+        assert size["scroll"] <= size["client"], "the page scrolls sideways on a phone"
+        assert 0 <= size["left"] and size["right"] <= size["client"]
+        assert size["width"] > 0.85 * size["client"], "the picture should use the width"
+        assert size["height"] > 0.3 * size["width"], "the picture keeps its aspect ratio"
+        shot = decode_png(browser.get_screenshot_as_png())
+        assert (shot.width, shot.height) == (780, 1688)
+        assert BLUE in shot.colours() and len(shot.colours()) > 8
+        # The buttons stay big enough to tap.
+        assert page.el("forward").rect["height"] >= 30
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_hostile_comment_is_shown_as_text_and_never_run(browser, tmp_path, monkeypatch):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    drawable(GAME, monkeypatch)
+    rep = match.validate(hostile_log(), keep=True)
+    path = tmp_path / "hostile.html"
+    path.write_text(html.page(HOSTILE, [(HOSTILE, html.frames(rep, None)),
+                                        ("ann", html.frames(rep, 0))], subtitle=HOSTILE),
+                    encoding="utf-8")
+    page = Replay(browser, path)
+    page.press(RIGHT, RIGHT)
+    assert page.ply == 2
+    assert page.el("comment").get_attribute("textContent") == HOSTILE
+    assert page.el("title").get_attribute("textContent") == HOSTILE
+    assert browser.title == HOSTILE
+    assert browser.execute_script("return document.scripts.length") == 2
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert  # noqa: B018
+    assert page.console() == []
+
+
+# --- a PNG decoder, enough for Chromium's screenshots -----------------------------------------
+
+
+class Png:
+    def __init__(self, width: int, height: int, channels: int, rows: list[bytes]) -> None:
+        self.width, self.height, self.channels, self.rows = width, height, channels, rows
+
+    def crop(self, x: int, y: int, width: int, height: int) -> Png:
+        """The part of the image from (x, y), ``width`` by ``height`` (0: to the bottom)."""
+        c = self.channels
+        rows = self.rows[y:y + height] if height else self.rows[y:]
+        return Png(width, len(rows), c, [row[x * c:(x + width) * c] for row in rows])
+
+    def colours(self) -> set[tuple[int, int, int]]:
+        """The distinct RGB colours of the image."""
+        c = self.channels
+        out: set[tuple[int, int, int]] = set()
+        for row in self.rows:
+            out.update(zip(row[0::c], row[1::c], row[2::c]))
+        return out
+
+
+def decode_png(data: bytes) -> Png:
+    """An 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes), unfiltered."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, [], None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+    assert header is not None, "no IHDR"
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, header
+    c = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * c
+    assert len(raw) == height * (stride + 1)
+    rows: list[bytes] = []
+    prior = bytearray(stride)
+    low7 = int.from_bytes(b"\x7f" * stride, "big")
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 2:
+            # Up, the commonest filter: add the rows byte by byte (mod 256) in one big int.
+            x, p = int.from_bytes(line, "big"), int.from_bytes(prior, "big")
+            total = ((x & low7) + (p & low7)) ^ ((x ^ p) & ~low7 & ((1 << 8 * stride) - 1))
+            line = bytearray(total.to_bytes(stride, "big"))
+        elif kind == 1:  # Sub
+            for i in range(c, stride):
+                line[i] = (line[i] + line[i - c]) & 0xFF
+        elif kind == 3:  # Average
+            for i in range(c):
+                line[i] = (line[i] + (prior[i] >> 1)) & 0xFF
+            for i in range(c, stride):
+                line[i] = (line[i] + ((line[i - c] + prior[i]) >> 1)) & 0xFF
+        elif kind == 4:  # Paeth; in the first pixel, left and upper left are 0: up wins
+            for i in range(c):
+                line[i] = (line[i] + prior[i]) & 0xFF
+            for i in range(c, stride):
+                a, b, d = line[i - c], prior[i], prior[i - c]
+                pa, pb, pc = abs(b - d), abs(a - d), abs(a + b - 2 * d)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else d)) & 0xFF
+        else:
+            assert kind == 0, f"unknown PNG filter {kind}"
+        rows.append(bytes(line))
+        prior = line
+    return Png(width, height, c, rows)
+
+
+def test_png_decoder_reverses_every_filter():
+    """The decoder above, checked on a PNG written here with each filter in turn."""
+    width, height, c = 7, 10, 4
+    pixels = [bytes((x * 37 + y * 91 + k * 53 + x * y * 7) & 0xFF
+                    for x in range(width) for k in range(c)) for y in range(height)]
+
+    def paeth(a: int, b: int, d: int) -> int:
+        p = a + b - d
+        pa, pb, pc = abs(p - a), abs(p - b), abs(p - d)
+        return a if pa <= pb and pa <= pc else b if pb <= pc else d
+
+    raw = bytearray()
+    prior = bytes(width * c)
+    for y, row in enumerate(pixels):
+        kind = y % 5
+        raw.append(kind)
+        for i, v in enumerate(row):
+            a = row[i - c] if i >= c else 0
+            b, d = prior[i], prior[i - c] if i >= c else 0
+            pred = (0, a, b, (a + b) >> 1, paeth(a, b, d))[kind]
+            raw.append((v - pred) & 0xFF)
+        prior = row
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b""))
+    image = decode_png(png)
+    assert (image.width, image.height, image.channels) == (width, height, c)
+    assert image.rows == pixels

@@ -1,0 +1,339 @@
+"""The HTML replay (adjudicator/html.py): frames of a replay, and the page.
+
+The page of a real example log of every game must be self-contained (no URL,
+no ``src``/``href`` but to fragments or inline data), well-formed, and carry
+exactly one picture per position per viewer; a hostile comment, title or
+label must stay text. tests/test_browser.py drives the page in Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from adjudicator import drawing, games, html, log as logmod, match
+from adjudicator.engine import Game, Scene, Style
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _shortest_examples() -> list[Path]:
+    """The shortest example log of each game: every game, in a few seconds each
+    (a long game's page holds thousands of pictures, each drawn in milliseconds)."""
+    by_game: dict[str, list[Path]] = {}
+    for path in sorted(ROOT.glob("examples/*/*.json")):
+        by_game.setdefault(path.parent.name, []).append(path)
+    return [min(paths, key=lambda p: (len(logmod.decode(p.read_bytes()).moves), p.name))
+            for _, paths in sorted(by_game.items())]
+
+
+EXAMPLES = _shortest_examples()
+SVG = "{http://www.w3.org/2000/svg}"
+#: Namespace names are identifiers, never fetched: the only URLs a page may hold.
+NAMESPACES = (
+    "http://www.w3.org/2000/svg",
+    "http://www.w3.org/1999/xlink",
+    "http://www.w3.org/1999/xhtml",
+    "http://www.w3.org/XML/1998/namespace",
+)
+HOSTILE = "</script><script>alert(1)</script><!-- \"quoted\" & 'single' </SCRIPT >\u2028"
+#: The game and example the page machinery is tested on: the rulebook's sample game.
+GAME = "q-turn"
+EXAMPLE = ROOT / "examples" / GAME / "2-players-sample.json"
+
+
+# --- helpers (tests/test_browser.py uses them too) ---------------------------------------------
+
+
+def stand_in_draw(game: Game):
+    """A plain picture of a view's text rendering, for a game whose ``draw``
+    is not written yet: the page machinery is tested all the same."""
+
+    def draw(view, scene: Scene) -> str:
+        lines = game.render(view, Style(unicode=True)).splitlines() or [""]
+
+        def body(canvas: drawing.Canvas) -> None:
+            for i, line in enumerate(lines):
+                canvas.text(12, 18 * (i + 1), line, size=14, font_family="monospace",
+                            style="white-space: pre")
+
+        return drawing.picture(scene, 18 * len(lines) + 12, body)
+
+    return draw
+
+
+def drawable(game_id: str, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """The game, with a stand-in ``draw`` while it has none of its own."""
+    game = games.get(game_id)
+    if not hasattr(game, "draw"):
+        monkeypatch.setattr(game, "draw", stand_in_draw(game), raising=False)
+    return game
+
+
+def replay_of(path: Path) -> match.Replay:
+    return match.validate(logmod.decode(path.read_bytes(), str(path)), keep=True)
+
+
+def all_views(rep: match.Replay) -> list[tuple[str, list[html.Frame]]]:
+    """The public view and each player's, as an open game's page offers them."""
+    return html.views(rep, [None, *range(len(rep.players))])
+
+
+def hostile_log() -> logmod.Log:
+    """A game whose second move carries a comment meant to break out."""
+    log = match.new_log(GAME, ["ann", "bob", "cy"], "7")
+    for k in range(4):
+        rep = match.validate(log)
+        move = rep.game.format_move(rep.state, rep.game.legal_moves(rep.state)[0])
+        log = match.extend(log, [move], comment=HOSTILE if k == 1 else None)
+    return log
+
+
+class Page(HTMLParser):
+    """The parts of a page the tests look at, and its nesting checked tag by tag."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str | None, int]] = []  # tag, id, where its text starts
+        self.problems: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.ids: list[str] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.comments: list[str] = []
+        self.doctype = ""
+        self.text: dict[str, str] = {}  # the text inside each element with an id
+        self._chunks: list[str] = []
+        self.feed(text)
+        self.close()
+        if self.stack:
+            self.problems.append(f"never closed: {[t for t, _, _ in self.stack]}")
+
+    def handle_decl(self, decl: str) -> None:
+        self.doctype = decl
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if len(a) != len(attrs):
+            self.problems.append(f"<{tag}> repeats an attribute")
+        self.tags.append((tag, a))
+        if "id" in a:
+            self.ids.append(a["id"] or "")
+        if tag not in self.VOID:
+            self.stack.append((tag, a.get("id"), len(self._chunks)))
+        if tag == "script":
+            self.scripts.append((a, ""))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag not in self.VOID:
+            self.problems.append(f"<{tag}/> is not a void element")
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1][0] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1][0] if self.stack else 'nothing'}")
+            return
+        _, ident, start = self.stack.pop()
+        if ident is not None:
+            self.text[ident] = "".join(self._chunks[start:])
+
+    def handle_data(self, data: str) -> None:
+        self._chunks.append(data)
+        if self.stack and self.stack[-1][0] == "script":
+            attrs, text = self.scripts[-1]
+            self.scripts[-1] = (attrs, text + data)
+
+    def handle_comment(self, data: str) -> None:
+        self.comments.append(data)
+
+
+def data_of(parsed: Page) -> dict:
+    (block,) = [text for attrs, text in parsed.scripts if attrs.get("type") == "application/json"]
+    return json.loads(block)
+
+
+def external_references(text: str) -> list[str]:
+    """Anything in ``text`` that could make a browser fetch something."""
+    for ns in NAMESPACES:
+        text = text.replace(ns, "")
+    # Any scheme a browser fetches, a protocol-relative "//host", CSS imports and url().
+    found = re.findall(r"\b(?:https?|ftp|wss?):|(?:^|[\s\"'(=\\])//[^/\s]|@import|url\s*\(",
+                       text, re.IGNORECASE)
+    for m in re.finditer(r"\b(?:src|href|srcset|action|formaction|poster)\s*=\s*\\?[\"']?([^\s\"'\\>]*)",
+                         text, re.IGNORECASE):
+        if not m.group(1).startswith(("#", "data:")):
+            found.append(m.group(0))
+    return found
+
+
+def check_page(text: str, viewers: list[tuple[str, list[html.Frame]]]) -> Page:
+    """Every check a page must pass, whatever the game; the parsed page."""
+    assert external_references(text) == []
+    parsed = Page(text)
+    assert parsed.problems == []
+    assert parsed.doctype.lower() == "doctype html"
+    assert parsed.comments == []
+    assert len(parsed.ids) == len(set(parsed.ids)), "an id is used twice"
+    for name in ("ply", "total", "move", "picture", "moves", "first", "back", "forward", "last"):
+        assert name in parsed.ids
+    assert {tag for tag, _ in parsed.tags}.isdisjoint(
+        {"link", "img", "iframe", "object", "embed", "audio", "video", "source", "base", "form"})
+    assert [bool(a.get("src")) for a, _ in parsed.scripts] == [False, False]
+    assert [a.get("type") for a, _ in parsed.scripts] == ["application/json", None]
+    (policy,) = [a["content"] for t, a in parsed.tags
+                 if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "unsafe-inline" not in policy.split("style-src")[0]
+
+    data = data_of(parsed)
+    assert [v["label"] for v in data["viewers"]] == [label for label, _ in viewers]
+    for v, (shown, (_, frames)) in enumerate(zip(data["viewers"], viewers)):
+        assert len(shown["frames"]) == len(frames)
+        for ply, (got, frame) in enumerate(zip(shown["frames"], frames)):
+            assert got["ply"] == ply and got["comment"] == frame.comment
+            picture = html.picture_of(data, v, ply)
+            assert picture == frame.picture  # byte for byte the game's drawing
+            root = ET.fromstring(picture)
+            assert root.tag == f"{SVG}svg"
+            for node in root.iter():
+                assert node.tag != f"{SVG}script"
+                for key, value in node.attrib.items():
+                    if key.endswith(("href", "src")):
+                        assert value.startswith(("#", "data:")), (key, value)
+    moves = [b for t, b in parsed.tags if t == "button" and "data-ply" in b]
+    assert [int(b["data-ply"]) for b in moves] == list(range(len(viewers[0][1])))
+    return parsed
+
+
+# --- frames -----------------------------------------------------------------------------------
+
+
+def test_frames_hold_every_position_with_the_move_just_made(monkeypatch):
+    game = drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    frames = html.frames(rep, None)
+    assert [f.ply for f in frames] == list(range(len(rep.log.moves) + 1))
+    assert (frames[0].by, frames[0].move) == (None, None)
+    assert [(f.by, f.move) for f in frames[1:]] == [(e.by, e.move) for e in rep.log.moves]
+    assert all(f.picture.startswith("<svg") for f in frames)
+    assert [f.to_move for f in frames] == [rep.to_move(s) for s in rep.states]
+    assert [f.result for f in frames[:-1]] == [None] * (len(frames) - 1)
+    final = rep.log.result
+    assert frames[-1].result == html.result_line(final)
+    assert all(w in frames[-1].result for w in final.winners)
+    assert frames[1].score == html.scores(game.standing(rep.states[1]))
+    assert "after move 1" in frames[1].picture and "public view" in frames[1].picture
+
+
+def test_frames_list_the_legal_moves_only_for_the_viewer_to_move(monkeypatch):
+    """As cli._position with a fixed viewer: the legal moves are the mover's business."""
+    game = drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    assert all(f.legal is None for f in html.frames(rep, None))
+    for seat, name in enumerate(rep.players):
+        frames = html.frames(rep, seat)
+        assert f"as seen by {name}" in frames[0].picture
+        for frame, state in zip(frames, rep.states):
+            if game.to_move(state) == seat:
+                assert frame.legal == tuple(game.format_move(state, m)
+                                            for m in game.legal_moves(state))
+            else:
+                assert frame.legal is None
+
+
+def test_views_label_the_public_view_and_each_player(monkeypatch):
+    drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    views = html.views(rep, [None, 1])
+    assert [label for label, _ in views] == ["public view", rep.players[1]]
+    assert views[1][1] == html.frames(rep, 1)
+
+
+def test_frames_need_every_state(monkeypatch):
+    drawable(GAME, monkeypatch)
+    rep = match.validate(logmod.decode(EXAMPLE.read_bytes()))
+    with pytest.raises(ValueError, match="keep=True"):
+        html.frames(rep, None)
+
+
+# --- the page for a real log of every game ----------------------------------------------------
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_page_of_an_example_of_every_game_is_self_contained_and_well_formed(path: Path):
+    rep = replay_of(path)
+    if not hasattr(rep.game, "draw"):
+        pytest.skip(f"{rep.game.ID} has no draw(view, scene) yet")
+    views = all_views(rep)
+    text = html.page(f"{rep.game.TITLE}: {path.name}", views, subtitle=", ".join(rep.players))
+    parsed = check_page(text, views)
+    assert parsed.text["total"] == str(len(rep.log.moves))
+    # One picture per position per viewer, each the game's own drawing (check_page).
+    data = data_of(parsed)
+    pictures = [html.picture_of(data, v, f["ply"])
+                for v, shown in enumerate(data["viewers"]) for f in shown["frames"]]
+    assert len(pictures) == (len(rep.log.moves) + 1) * (len(rep.players) + 1)
+    assert len(set(pictures)) == len(pictures)
+
+
+def test_page_of_the_machinery_example(monkeypatch):
+    """The same checks on one example whatever the games can draw yet."""
+    drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    views = all_views(rep)
+    parsed = check_page(html.page("Q-Turn", views), views)
+    assert parsed.text["title"] == "Q-Turn"
+    assert '<option value="1">ann</option>' in html.page("x", views)
+
+
+def test_page_with_one_viewer_offers_no_choice(monkeypatch):
+    drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    views = [("bob", html.frames(rep, 1))]
+    text = html.page("Q-Turn", views)
+    parsed = check_page(text, views)
+    assert "select" not in {t for t, _ in parsed.tags}
+    assert parsed.text["viewer-label"] == "bob"
+
+
+def test_page_refuses_frames_of_different_games(monkeypatch):
+    drawable(GAME, monkeypatch)
+    rep = replay_of(EXAMPLE)
+    other = replay_of(ROOT / "examples" / GAME / "3-players-round-limit.json")
+    with pytest.raises(ValueError, match="other moves"):
+        html.page("x", [("a", html.frames(rep, None)), ("b", html.frames(other, None))])
+    with pytest.raises(ValueError):
+        html.page("x", [])
+
+
+# --- escaping ---------------------------------------------------------------------------------
+
+
+def test_a_hostile_comment_title_and_label_stay_text(monkeypatch):
+    drawable(GAME, monkeypatch)
+    log = hostile_log()
+    assert log.moves[1].comment == HOSTILE
+    rep = match.validate(log, keep=True)
+    views = [(HOSTILE, html.frames(rep, None)), ("ann", html.frames(rep, 0))]
+    text = html.page(HOSTILE, views, subtitle=HOSTILE)
+    # Nothing closes a script, opens a comment or starts a tag but the page's own.
+    assert text.lower().count("</script") == 2
+    assert "<!--" not in text and "alert(1)</script>" not in text
+    parsed = check_page(text, views)
+    assert parsed.text["title"] == HOSTILE
+    assert parsed.text["viewer"].startswith(HOSTILE)  # the first <option>'s text
+    data = data_of(parsed)
+    assert [f["comment"] for f in data["viewers"][0]["frames"]] == [None, None, HOSTILE, None, None]
+    assert len(parsed.scripts) == 2
+
+
+def test_json_for_a_script_escapes_what_html_would_read():
+    text = html._json_for_script({"x": "</script><!--&>\u2028\u2029"})
+    assert not re.search(r"[<>&\u2028\u2029]", text)
+    assert json.loads(text) == {"x": "</script><!--&>\u2028\u2029"}
