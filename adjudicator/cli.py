@@ -100,14 +100,52 @@ def _name(path: str) -> str:
     return "stdin" if path == "-" else path
 
 
-def _read(path: str, data: bytes | None = None) -> Log:
-    """The log in ``path`` (or in ``data``, its bytes already read)."""
+def _found(path: str, data: bytes | None = None) -> tuple[Log | ViewFile, str]:
+    """The log or view file in ``path`` and the form it came in: ``json``,
+    ``text`` (a file holding just the text form) or ``mail`` (a message, a
+    pasted body: anything else the text form or JSON was found in)."""
     data = _bytes(path) if data is None else data
-    if logmod.kind_of(data) == VIEW_FORMAT:
+    name = _name(path)
+    if logmod.text_of(data, name).lstrip()[:1] in ("{", "["):
+        # JSON is read strictly, and without loading the mail reader.
+        kind = logmod.kind_of(data)
+        if kind == VIEW_FORMAT:
+            return logmod.decode_view(data, name), "json"
+        if kind not in (None, logmod.FORMAT):
+            raise BadLogError(f"{name}: a file of format {kind!r}, not a log or a view file")
+        return logmod.decode(data, name), "json"
+    from . import mailparse
+
+    found = mailparse.extract_found(data, name)
+    text = logmod.text_of(data, name).strip()
+    whole = (found.form == "text" and text.startswith("-----BEGIN ADJUDICATOR")
+             and text.endswith("-----") and found.depth == 0)
+    return found.value, "text" if whole else "mail"
+
+
+def _encoded(value: Log | ViewFile, form: str, path: str) -> bytes:
+    """``value`` written in the form its file came in."""
+    if form == "json":
+        return logmod.encode(value)
+    if form == "text":
+        from . import textform
+
+        return textform.dumps(value).encode("ascii")
+    raise AdjudicatorError(
+        f"{_name(path)}: the game is inside a mail message or other text, which is not "
+        f"rewritten: save it first (adjudicator convert {_name(path)} -o game.json) and use that"
+    )
+
+
+def _read(path: str, data: bytes | None = None) -> Log:
+    """The log in ``path`` (or in ``data``, its bytes already read): JSON, the
+    text form, or a mail holding either."""
+    value, _ = _found(path, data)
+    if isinstance(value, ViewFile):
         raise AdjudicatorError(
             f"{_name(path)} is a view file: use 'adjudicator show' or 'adjudicator extend' on it"
         )
-    return logmod.decode(data, _name(path))
+    return value
 
 
 def _secret(path: str | None) -> Secret | None:
@@ -414,8 +452,9 @@ def show(
     Example: adjudicator show game.json --as bob --at 5
     """
     raw = _bytes(log)
-    if logmod.kind_of(raw) == VIEW_FORMAT:
-        _show_view(logmod.decode_view(raw, _name(log)), json_, _style(ascii_), _name(log))
+    value, _ = _found(log, raw)
+    if isinstance(value, ViewFile):
+        _show_view(value, json_, _style(ascii_), _name(log))
         return
     _, data = _unlocked(log, secret, raw)
     if at is not None and not 0 <= at <= len(data.moves):
@@ -492,8 +531,8 @@ def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None
     Example: adjudicator legal game.json --json
     """
     raw = _bytes(log)
-    if logmod.kind_of(raw) == VIEW_FORMAT:
-        vf = logmod.decode_view(raw, _name(log))
+    vf, _ = _found(log, raw)
+    if isinstance(vf, ViewFile):
         referee_.check_view(vf, _name(log))
         player, moves = vf.to_move, list(vf.legal or ())
         if vf.legal is None and vf.to_move is not None:
@@ -538,10 +577,11 @@ def extend(
     if not moves and from_ is None:
         raise typer.BadParameter("give the moves, or --from VIEWFILE", param_hint="MOVES")
     raw = _bytes(log)
-    if logmod.kind_of(raw) == VIEW_FORMAT:
+    value, form = _found(log, raw)
+    if isinstance(value, ViewFile):
         if from_ is not None or secret is not None:
             raise UsageError("--from and --secret go with the referee's log, not a view file")
-        _extend_view(log, raw, moves or [], as_, comment, _private(key), expect)
+        _extend_view(log, raw, value, form, moves or [], as_, comment, _private(key), expect)
         return
     _record(log, raw, moves or [], as_=as_, comment=comment, expect=expect, key=key,
             secret=secret, from_=from_, ascii_=ascii_)
@@ -554,6 +594,9 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
     is, written under a lock, then the position shown (the public view to a
     referee). Behind extend, resign, propose, accept and reject."""
     stored = _read(log, raw)
+    form = _found(log, raw)[1] if log != "-" else "json"
+    if form == "mail":
+        _encoded(stored, form, log)  # refuses, saying how to go on
     if expect is not None and expect != len(stored.moves):
         raise AdjudicatorError(
             f"{_name(log)}: holds {len(stored.moves)} moves, not {expect} (--expect): "
@@ -571,7 +614,9 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
         if from_ is not None:
             if moves:
                 raise UsageError("give either moves or --from VIEWFILE, not both")
-            vf = logmod.decode_view(_bytes(from_), from_)
+            vf = _found(from_)[0]
+            if not isinstance(vf, ViewFile):
+                raise AdjudicatorError(f"{from_}: holds a log, not a view file")
             if as_ is not None and as_ != vf.player:
                 raise UsageError(f"--as {as_!r}: the view file is {vf.player}'s")
             new_log = referee_.accept(stored, secret_file, vf, from_)
@@ -588,7 +633,7 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
         data = stored
         new_log = replayable = match.extend(stored, moves, as_player=as_, comment=comment,
                                             player_key=key_text)
-    encoded = logmod.encode(new_log)
+    encoded = _encoded(new_log, form, log)
     if log == "-":
         sys.stdout.buffer.write(encoded)
         sys.stdout.flush()
@@ -611,7 +656,7 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
 def _event_command(log: str, event: str, as_: str, comment: str | None, expect: int | None,
                    key: str | None, secret: str | None, ascii_: bool) -> None:
     raw = _bytes(log)
-    if logmod.kind_of(raw) == VIEW_FORMAT:
+    if isinstance(_found(log, raw)[0], ViewFile):
         raise UsageError("events are recorded in the log by the referee, not in a view "
                              "file: tell the referee, who runs the same command with --secret")
     _record(log, raw, [event], as_=as_, comment=comment, expect=expect, key=key, secret=secret,
@@ -689,10 +734,10 @@ def reject(log: LogArg, as_: EventAs, comment: CommentOpt = None, expect: Expect
     _event_command(log, "@reject", as_, comment, expect, key, secret, ascii_)
 
 
-def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comment: str | None,
-                 key: str | None, expect: int | None) -> None:
+def _extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: list[str],
+                 as_: str | None, comment: str | None, key: str | None,
+                 expect: int | None) -> None:
     """A player records their move in their view file (checked against its legal list)."""
-    vf = logmod.decode_view(raw, _name(path))
     referee_.check_view(vf, _name(path))
     if as_ is not None and as_ != vf.player:
         raise UsageError(f"--as {as_!r}: this view file is {vf.player}'s")
@@ -702,7 +747,7 @@ def _extend_view(path: str, raw: bytes, moves: list[str], as_: str | None, comme
     if len(moves) != 1:
         raise UsageError("a view file takes one move at a time; the referee sends the next view")
     updated = referee_.choose(vf, moves[0], comment, key)
-    encoded = logmod.encode(updated)
+    encoded = _encoded(updated, "json" if path == "-" else form, path)
     if path == "-":
         sys.stdout.buffer.write(encoded)
         return
@@ -805,10 +850,10 @@ def draw(
     if suffix not in (".svg", ".png"):
         raise UsageError(f"-o {output}: write an .svg or a .png file")
     raw = _bytes(log)
-    if logmod.kind_of(raw) == VIEW_FORMAT:
+    vf, _ = _found(log, raw)
+    if isinstance(vf, ViewFile):
         if at is not None or public or secret is not None or (as_ is not None):
             raise UsageError("a view file is drawn as it is: no --at, --as, --public or --secret")
-        vf = logmod.decode_view(raw, _name(log))
         seen = referee_.check_view(vf, _name(log))
         game = games.get(vf.log.game)
         last = (vf.log.moves[-1].by, vf.log.moves[-1].move) if vf.log.moves else None
@@ -997,15 +1042,18 @@ def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar=
     \b
     Example: adjudicator reveal game.json --secret game.secret.json
     """
-    stored = _read(log)
+    raw = _bytes(log)
+    stored = _read(log, raw)
+    form = "json" if log == "-" else _found(log, raw)[1]
     if stored.seed is not None:
         raise AdjudicatorError(f"{_name(log)}: the seed is already in the log")
     revealed = match.reveal(stored, _secret(secret))  # type: ignore[arg-type]
     match.validate(revealed)
+    encoded = _encoded(revealed, form, log)
     if log == "-":
-        _emit(revealed, None, False)
+        sys.stdout.buffer.write(encoded)
         return
-    _write(log, logmod.encode(revealed))
+    files.update(log, raw, encoded, what="revealing the seed")
     typer.echo(f"Revealed the seed in {log}: anyone can now run 'adjudicator audit {log}'.")
 
 
@@ -1046,6 +1094,36 @@ def diff(a: Annotated[str, typer.Argument(help="One copy of a log.")], b: Annota
         typer.echo(one_line(line))
     if not same:
         raise typer.Exit(1)
+
+
+@app.command()
+def convert(
+    log: LogArg,
+    to: Annotated[str, typer.Option("--to", metavar="FORM", help="'text' (for mail and forums) or 'json'.")],
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Convert a log or view file between JSON and the text form, losslessly.
+
+    The text form (notation/text-form.md) is pure ASCII within 72 columns and
+    survives being pasted into a mail or a forum post, quoted and re-wrapped;
+    every command reads it, and a whole mail message holding it, as well.
+
+    \b
+    Example: adjudicator convert game.json --to text -o game.txt
+    """
+    form = to.strip().lower()
+    if form not in ("text", "json"):
+        raise UsageError(f"--to {to!r}: text or json")
+    value, _ = _found(log)
+    data = _encoded(value, form, log)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    _write(output, data, replace=force)
+    kind = "view file" if isinstance(value, ViewFile) else "log"
+    typer.echo(f"Wrote {output}: the {kind} in the {'text form' if form == 'text' else 'JSON form'}.")
 
 
 @app.command()
