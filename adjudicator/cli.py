@@ -39,7 +39,7 @@ class _Group(TyperGroup):
 
 app = typer.Typer(
     cls=_Group,
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -253,17 +253,7 @@ def _score_lines(outcome: Outcome, final: bool, style: Style = Style(),
     return out
 
 
-class _Position(msgspec.Struct, kw_only=True):
-    ply: int
-    move: Optional[logmod.MoveEntry]
-    to_move: Optional[str]
-    viewer: Optional[str]
-    view: Any
-    legal: Optional[list[str]]
-    standing: Outcome
-    result: Optional[Outcome]
-    proposal: Optional[str] = None
-    answer_by: Optional[str] = None
+from .outputs import Position as _Position  # noqa: E402
 
 
 def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool) -> _Position:
@@ -281,6 +271,7 @@ def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defau
     if last and seat is not None and rep.log.deadline is not None:
         answer_by = _deadline(rep.log)
     return _Position(
+        game=rep.game.ID,
         ply=ply,
         move=rep.log.moves[ply - 1] if ply > 0 else None,
         to_move=None if seat is None else rep.players[seat],
@@ -357,18 +348,18 @@ def list_games(json_: JsonOpt = False) -> None:
     Example: adjudicator games
     """
     if json_:
+        from .outputs import GameInfo, ParamInfo
+
+        kinds = {str: "string", int: "integer", bool: "boolean"}
         _json([
-            {
-                "id": g.ID,
-                "title": g.TITLE,
-                "players": list(g.PLAYERS),
-                "notation": g.NOTATION,
-                "params": [
-                    {"name": p.name, "default": p.default, "accepts": p.describe(),
-                     "applies": p.applies, "help": p.help}
-                    for p in g.PARAMS
-                ],
-            }
+            GameInfo(
+                id=g.ID, title=g.TITLE, players=list(g.PLAYERS), rules=getattr(g, "RULES", 1),
+                notation=g.NOTATION,
+                params=[ParamInfo(name=p.name, type=kinds[p.kind], default=p.default,  # type: ignore[arg-type]
+                                  choices=list(p.choices) or None, minimum=p.minimum,
+                                  maximum=p.maximum, accepts=p.describe(), applies=p.applies,
+                                  help=p.help) for p in g.PARAMS],
+            )
             for g in games.GAMES.values()
         ])
         return
@@ -543,7 +534,9 @@ def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None
         moves = [rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state)]
         player = None if seat is None else rep.players[seat]
     if json_:
-        _json({"player": player, "moves": moves})
+        from .outputs import Legal
+
+        _json(Legal(player=player, moves=list(moves)))
     elif player is None:
         typer.echo("The game is over: no legal moves.", err=True)
     else:
@@ -793,8 +786,10 @@ def replay(
         _position(rep, state, ply, viewer, as_ is None) for ply, state in enumerate(rep.states)
     ]
     if json_:
-        _json({"game": data.game, "players": data.players, "positions": positions,
-               "result": data.result})
+        from .outputs import Replay as ReplayOut
+
+        _json(ReplayOut(game=data.game, players=list(data.players), positions=positions,
+                        result=data.result))
         return
     style = _style(ascii_)
     for pos in positions:
@@ -932,10 +927,10 @@ def validate(
     bad = 0
     for entry, line in results:
         report.append(entry)
-        if entry["error"] is not None:
+        if entry.error is not None:
             bad += 1
         if not json_:
-            typer.echo(line, err=entry["error"] is not None)
+            typer.echo(line, err=entry.error is not None)
     if json_:
         _json(report)
     if bad:
@@ -949,11 +944,13 @@ def _progress(results: Any, total: int, bar: bool) -> list:
         return list(shown)
 
 
-def _validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[dict[str, Any], str]:
+def _validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[Any, str]:
     """One log checked: its report entry and its line (module level: runs in a worker)."""
+    from .outputs import Checked, error_info
+
     path, raw, secret = task
     entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
-                             "result": None, "error": None, "unchecked": None}
+                             "to_move": None, "result": None, "unchecked": None, "error": None}
     try:
         stored = _read(path, raw)
         data = match.unlock(stored, secret) if stored.refereed else stored
@@ -964,20 +961,22 @@ def _validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[dict[s
                 raise BadLogError(
                     "a refereed log of version 1 carries no referee signature: nothing in "
                     "it can be checked until the referee reveals the seed")
-            entry.update(valid=True, unchecked="legality of the moves: the seed is secret")
-            return entry, (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
-                           "by its referee (header, moves and result as the referee wrote "
-                           "them); their legality is checked once the seed is revealed")
-        rep = match.validate(data)
-        entry.update(valid=True, result=data.result, to_move=rep.to_move())
-        state = (f"over, {match.describe(data.result)}" if data.result is not None
-                 else f"in progress, {entry['to_move']} to move")
-        return entry, one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+            entry.update(valid=True, result=data.result,
+                         unchecked="the legality of the moves and the result: the seed is secret")
+            line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+                    "by its referee (header, moves and result as the referee wrote "
+                    "them); their legality is checked once the seed is revealed")
+        else:
+            rep = match.validate(data)
+            entry.update(valid=True, result=data.result, to_move=rep.to_move())
+            state = (f"over, {match.describe(data.result)}" if data.result is not None
+                     else f"in progress, {entry['to_move']} to move")
+            line = one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
     except AdjudicatorError as e:
         text = str(e)
-        entry["error"] = text
-        msg = text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}"
-        return entry, one_line(msg)
+        entry["error"] = error_info(e)
+        line = one_line(text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}")
+    return Checked(**entry), line
 
 
 @app.command()
@@ -1081,7 +1080,7 @@ def audit(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None
 
 
 @app.command()
-def diff(a: Annotated[str, typer.Argument(help="One copy of a log.")], b: Annotated[str, typer.Argument(help="Another copy.")]) -> None:
+def diff(a: Annotated[str, typer.Argument(help="One copy of a log.")], b: Annotated[str, typer.Argument(help="Another copy.")], json_: JsonOpt = False) -> None:
     """Say whether two copies of a log are the same game, and where they part.
 
     Exit 0 when the copies hold the same moves, 1 otherwise.
@@ -1089,11 +1088,43 @@ def diff(a: Annotated[str, typer.Argument(help="One copy of a log.")], b: Annota
     \b
     Example: adjudicator diff ann-copy.json bob-copy.json
     """
-    same, lines = match.diff(_read(a), _read(b), _name(a), _name(b))
-    for line in lines:
-        typer.echo(one_line(line))
+    log_a, log_b = _read(a), _read(b)
+    same, lines = match.diff(log_a, log_b, _name(a), _name(b))
+    if json_:
+        from .outputs import Diff
+
+        same_game = not lines[0].startswith("different games")
+        common = next((i for i, (x, y) in enumerate(zip(log_a.moves, log_b.moves)) if x != y),
+                      None)
+        _json(Diff(same=same, same_game=same_game,
+                   parted_at=None if common is None or not same_game else common + 1,
+                   lines=[one_line(line) for line in lines]))
+    else:
+        for line in lines:
+            typer.echo(one_line(line))
     if not same:
         raise typer.Exit(1)
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="The game id, as listed by 'adjudicator games'.", show_default=False)],
+) -> None:
+    """Print a game's notation document: the move grammar, examples and every
+    ruling (installed with the package; error messages point to it).
+
+    \b
+    Example: adjudicator rules atlas
+    """
+    from importlib import resources
+
+    known = games.get(game)
+    doc = resources.files("adjudicator").joinpath(known.NOTATION)
+    try:
+        text = doc.read_text(encoding="utf-8")
+    except OSError:
+        raise AdjudicatorError(f"{known.NOTATION} is missing from this installation") from None
+    typer.echo(text, nl=False)
 
 
 @app.command()
@@ -1127,13 +1158,23 @@ def convert(
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of the log format (kept in notation/log.schema.json).
+def schema(
+    name: Annotated[str, typer.Argument(help="log, view, games, show, legal, replay, validate, audit or diff.")] = "log",
+) -> None:
+    """Print the JSON Schema of the log format, or of a command's --json output
+    (kept in notation/log.schema.json and notation/schemas/).
 
     \b
-    Example: adjudicator schema > log.schema.json
+    Example: adjudicator schema validate > validate.schema.json
     """
-    typer.echo(logmod.schema_text(), nl=False)
+    from . import outputs
+
+    if name == "log":
+        typer.echo(logmod.schema_text(), nl=False)
+        return
+    if name not in outputs.SCHEMAS:
+        raise UsageError(f"no schema {name!r} (schemas: {', '.join(outputs.SCHEMAS)})")
+    typer.echo(outputs.schema_text(name), nl=False)
 
 
 @app.command()
@@ -1186,7 +1227,7 @@ def _only(name: str | None) -> typer.Typer:
     for info in app.registered_commands:
         if (info.name or info.callback.__name__.replace("_", "-")) == name:  # type: ignore[union-attr]
             mini = typer.Typer(cls=_Group, add_completion=False, pretty_exceptions_enable=False,
-                               rich_markup_mode=None, help=app.info.help)
+                               rich_markup_mode=None)
             mini.callback()(_group_callback)  # a group, as the full app is
             mini.registered_commands = [info]
             return mini
@@ -1195,6 +1236,35 @@ def _only(name: str | None) -> typer.Typer:
 
 def _group_callback() -> None:
     """Referee for tabletop games played by email."""
+
+
+def _version(value: bool) -> None:
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mine = version("adjudicator")
+    except PackageNotFoundError:  # run from a source tree
+        mine = "unknown"
+    typer.echo(f"adjudicator {mine} (log format version {logmod.VERSION}; reads "
+               f"{', '.join(map(str, logmod.VERSIONS))})")
+    for game_id, game in games.GAMES.items():
+        typer.echo(f"  {game_id} rules version {getattr(game, 'RULES', 1)}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="The version, and the rules version of each game.")] = False,
+) -> None:
+    """Referee for tabletop games played by email: start a game log, show the
+    board and the legal moves, extend the log with moves, replay and validate
+    it.
+
+    \b
+    Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
+    """
 
 
 def main() -> None:
