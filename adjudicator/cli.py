@@ -1193,7 +1193,9 @@ def simulate(
     \b
     Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
     """
-    log = match.simulate(game, _players(players), secrets.token_hex(8) if seed is None else seed,
+    from secrets import token_hex
+
+    log = match.simulate(game, _players(players), token_hex(8) if seed is None else seed,
                          _params(param), play_seed=play_seed, max_moves=max_moves)
     if _emit(log, output, force):
         typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
