@@ -333,7 +333,9 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
 
 def _fold(text: str, style: Style) -> str:
     """A line of text from a log, made safe and folded at 72 columns."""
-    return "\n".join(textwrap.wrap(_safe(text, style), width=72, subsequent_indent="  ",
+    # Continuation lines are marked, so text from a log can never start a
+    # line that looks like the tool's own ("Game over. Winner: ...").
+    return "\n".join(textwrap.wrap(_safe(text, style), width=72, subsequent_indent="  | ",
                                    break_on_hyphens=False, break_long_words=True)) or ""
 
 

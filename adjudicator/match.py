@@ -935,7 +935,7 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
 
 def diff(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> tuple[bool, list[str]]:
     """Whether two copies hold the same game and moves; lines saying how they differ."""
-    for field in ("game", "players", "params", "commitment"):
+    for field in ("game", "players", "params", "commitment", "referee", "keys"):
         if getattr(a, field) != getattr(b, field):
             return False, [f"different games: {field} differs ({name_a}: {getattr(a, field)!r}, "
                            f"{name_b}: {getattr(b, field)!r})"]
