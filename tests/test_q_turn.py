@@ -16,6 +16,7 @@ Double Arrow. Unnamed squares hold face-down One-Way Arrows.
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from typer.testing import CliRunner
 from adjudicator import games, log as logmod, match
 from adjudicator.chance import Chance
 from adjudicator.cli import app
-from adjudicator.engine import Style
+from adjudicator.engine import Scene, Style
 from adjudicator.errors import IllegalMoveError, NotationError, ParameterError
 from adjudicator.games import q_turn as game
 
@@ -1038,6 +1039,172 @@ def test_render_ascii_is_pure_ascii_and_colour_only_through_paint():
         assert game.render(v, Style(unicode=False)).isascii()
         assert "\x1b[" not in game.render(v, Style(unicode=True, color=False))
     assert "\x1b[" in game.render(v, Style(unicode=True, color=True))
+
+
+def columns(line: str) -> int:
+    """How many terminal columns ``line`` takes (wide characters count two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+# The longest names a log allows (24 characters), so every line is at its widest.
+LONG_NAMES = tuple(f"{n}_{'x' * (23 - len(n))}" for n in NAMES)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_render_fits_a_mail_line_of_72_columns(players):
+    """Mail: the ASCII board is printable ASCII, and both styles keep every line
+    within 72 columns, at random positions of every player count (with the
+    longest names a log allows), while a disk is being oriented, and at the end
+    of a game won and of one stopped by the round limit."""
+    names = LONG_NAMES[:players]
+    assert all(len(n) == 24 for n in names)
+    states = []
+    for k, params in enumerate(({}, {"disks": "8Q,4D,4O"}, {"disks": "0Q,0D,16O", "round-limit": 4})):
+        log = match.simulate(game.ID, names, f"width-{k}", params)
+        rep = match.validate(log, keep=True)
+        states += [*rep.states[:: max(1, len(rep.states) // 40)], rep.states[-1]]
+    for k in range(40):  # games won by a player
+        log = match.simulate(game.ID, names, "won", play_seed=str(k))
+        if log.result.winners:
+            states.append(match.validate(log).state)
+            break
+    assert any(s.winner >= 0 for s in states) and any(s.orienting for s in states)
+    for state in states:
+        for seat in (None, *range(players)):
+            v = game.view(state, seat)
+            text = game.render(v, Style(unicode=False))
+            for line in text.split("\n"):
+                assert line.isascii() and line.isprintable(), line
+                assert len(line) <= 72, line
+            for line in game.render(v, Style(unicode=True)).split("\n"):
+                assert columns(line) <= 72, line
+
+
+# =====================================================================================
+# Pictures
+# =====================================================================================
+
+
+def scene_of(rep: match.Replay, ply: int, seat: int | None) -> Scene:
+    """The frame's facts after ``ply`` moves of a replay, as seen by ``seat``."""
+    state, players = rep.states[ply], rep.log.players
+    entry = rep.log.moves[ply - 1] if ply else None
+    mover = game.to_move(state)
+    return Scene(
+        title=game.TITLE,
+        players=players,
+        viewer=None if seat is None else players[seat],
+        to_move=None if mover is None else players[mover],
+        ply=ply,
+        last=None if entry is None else (entry.by, entry.move),
+        standing=game.standing(state),
+        final=game.outcome(state) is not None,
+    )
+
+
+def drawn(rep: match.Replay, ply: int, seat: int | None) -> ET.Element:
+    svg = game.draw(game.view(rep.states[ply], seat), scene_of(rep, ply, seat))
+    return ET.fromstring(svg)
+
+
+def squares_of(root: ET.Element, cls: str) -> list[str]:
+    """The squares whose group holds an element of class ``cls``, in board order."""
+    return [
+        g.get("data-square")
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "square" and any(e.get("class") == cls for e in g)
+    ]
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_picture_is_svg_drawn_from_the_view_alone(players):
+    """At random positions of every player count, for a spectator and every seat:
+    the picture is well-formed SVG about 800 px wide, the same bytes twice, and
+    the same bytes whatever the face-down disks are (R16)."""
+    log = match.simulate(game.ID, NAMES[:players], f"picture-{players}")
+    rep = match.validate(log, keep=True)
+    plies = sorted({0, 1, 2, 5, *range(7, len(rep.states), 23), len(rep.states) - 1})
+    for ply in plies:
+        state = rep.states[ply]
+        for seat in (None, *range(players)):
+            scene = scene_of(rep, ply, seat)
+            svg = game.draw(game.view(state, seat), scene)
+            root = ET.fromstring(svg)
+            assert root.tag == f"{SVG}svg" and root.get("width") == "800"
+            assert game.draw(game.view(state, seat), scene) == svg
+            for k in range(2):
+                other = game.redeal(state, seat, f"picture/{ply}/{k}")
+                assert game.draw(game.view(other, seat), scene) == svg
+
+
+def test_picture_shows_the_face_down_disks_the_tokens_and_the_corners():
+    rep = match.validate(
+        logmod.decode((ROOT / "examples" / "q-turn" / "2-players-sample.json").read_bytes()),
+        keep=True,
+    )
+    start = drawn(rep, 0, None)
+    assert len(squares_of(start, "face-down")) == 16
+    assert squares_of(start, "token") == [] and squares_of(start, "last-move") == []
+    # After ann's d4 (a Double Arrow awaiting its orientation) and EW.
+    after = drawn(rep, 2, 0)
+    assert len(squares_of(after, "face-down")) == 15
+    assert squares_of(after, "token") == ["d4"] and squares_of(after, "home") == ["d4"]
+    assert squares_of(after, "last-move") == ["d4"]
+    disks = {e.get("data-disk") for e in after.iter(f"{SVG}circle") if e.get("data-disk")}
+    assert disks == {"D:EW"}
+    # Move 12, bob's NS+c4: his own disk on b2 outlined, ann's One-Way on c4 ringed.
+    v = game.view(rep.states[12], None)
+    turned = drawn(rep, 12, None)
+    assert v.tokens[1] == "b2" and squares_of(turned, "last-move") == ["b2"]
+    assert squares_of(turned, "turned") == ["c4"]
+    assert len(squares_of(turned, "face-down")) == sum(v.face_down.values())
+    assert sorted(squares_of(turned, "token")) == sorted(v.tokens)
+    # The end: ann home on d4; the text says who won.
+    end = drawn(rep, len(rep.states) - 1, 1)
+    assert squares_of(end, "last-move") == ["d4"]
+    texts = " ".join(t.text or "" for t in end.iter(f"{SVG}text"))
+    assert "ann completed the journey and wins" in texts
+    assert "Game over" in texts
+
+
+def test_picture_says_when_a_q_turner_turned_every_disk():
+    rep = match.validate(
+        logmod.decode((ROOT / "examples" / "q-turn" / "2-players-sample.json").read_bytes()),
+        keep=True,
+    )
+    ply = next(k for k, e in enumerate(rep.log.moves, 1) if e.move == "a3")  # a Q-Turner
+    texts = " ".join(t.text or "" for t in drawn(rep, ply, None).iter(f"{SVG}text"))
+    assert "The Q-Turner on a3 turned every revealed disk" in texts
+    texts = " ".join(t.text or "" for t in drawn(rep, ply + 2, None).iter(f"{SVG}text"))
+    assert "Q-Turner on" not in texts  # a2, a One-Way Arrow
+    # Each square's tooltip names its disk; a disk awaiting its orientation says so.
+    titles = {g.get("data-square"): g.find(f"{SVG}title").text
+              for g in drawn(rep, ply, None).iter(f"{SVG}g") if g.get("data-square")}
+    assert titles["a3"] == "a3: a Q-Turner, ann's token"
+    assert titles["c4"].startswith("c4: a One-Way Arrow pointing ")
+    titles = {g.get("data-square"): g.find(f"{SVG}title").text
+              for g in drawn(rep, 1, None).iter(f"{SVG}g") if g.get("data-square")}
+    assert titles["d4"] == ("d4: a Double Arrow just revealed, not yet oriented, ann's token, "
+                            "ann's starting corner")
+
+
+def test_picture_no_q_turner_acts_when_its_player_comes_home_to_win():
+    """Winning: the game ends as the token comes home; a Q-Turner there turns nothing."""
+    state = position({"a1": "Q", "a2": "O:S", "d4": "O:W"}, {"ann": "a2", "bob": "d4"},
+                     reached=("ann",))  # fmt: skip
+    after = play(state, "a1")
+    assert after.winner == 0
+    scene = Scene(game.TITLE, state.players, None, None, 9, ("ann", "a1"), game.standing(after),
+                  True)  # fmt: skip
+    root = ET.fromstring(game.draw(game.view(after, None), scene))
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "Q-Turner on" not in texts and "ann completed the journey and wins" in texts
+    assert squares_of(root, "last-move") == ["a1"]
 
 
 # =====================================================================================

@@ -1,4 +1,5 @@
-"""Q-Turn (Andrew Looney, Looney Labs), 2-4 players.
+"""Q-Turn's rules: the state, setup, legal moves, applying a move, the end,
+and what each player sees.
 
 Rule clauses are cited by the rule text's section headings ("Q-Turn:
 Bouncing"); the notation and every ruling are in ``notation/q-turn.md``.
@@ -16,15 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace as _replace
 
-from ..chance import shuffled
-from ..engine import Outcome, Param, Standing, Style, Value
-from ..errors import IllegalMoveError, NotationError
+from ...chance import shuffled
+from ...engine import Outcome, Param, Standing, Value
+from ...errors import IllegalMoveError, NotationError
 
 ID = "q-turn"
 TITLE = "Q-Turn"
@@ -192,65 +192,83 @@ def to_move(state: State) -> int | None:
 
 # --- legal moves ---------------------------------------------------------------------
 
+# Squares in name order (a1, a2, a3, a4, b1, ...), the order `legal` lists them in.
+_BY_NAME = tuple(sorted(range(16), key=lambda i: SQUARES[i]))
+_NAME_RANK = {i: r for r, i in enumerate(_BY_NAME)}
+# Where the arrows of a disk lead: _OPEN[square][kind][orientation], the squares
+# on the board in name order.
+_OPEN = tuple(
+    tuple(
+        tuple(
+            tuple(sorted((STEP[i][d] for d in arrows if STEP[i][d] >= 0), key=_NAME_RANK.get))
+            for arrows in ARROWS[kind]
+        )
+        for kind in range(3)
+    )
+    for i in range(16)
+)
+# Every move a legal list can hold, made once. The second index is the
+# square of the disk turned, plus one (0: none).
+_GO_TO = tuple(tuple(Move(GO, t, x) for x in range(-1, 16)) for t in range(16))
+_BOUNCING = tuple(Move(BOUNCE, -1, x) for x in range(-1, 16))
+_ORIENTING = tuple(tuple(Move(ORIENT, a, x) for x in range(-1, 16)) for a in range(6))
+_ENTRIES = tuple(sorted(CORNERS, key=_NAME_RANK.get))
+_ONE_WAY = tuple(Move(ORIENT, d) for d in range(4))
+_RE_ORIENT = tuple(tuple(m for m in _ONE_WAY if m.arg != face) for face in range(4))
 
-def _turnable(state: State, own: int) -> list[int]:
-    """The disks a Double Arrow on ``own`` may turn to some effect: revealed, not
-    its own, and not a Q-Turner (which looks the same after a quarter turn)."""
-    kinds, faces = state.kinds, state.faces
-    return [i for i in range(16) if i != own and faces[i] >= 0 and kinds[i] != Q]
+
+def _turnable(kinds: tuple[int, ...], faces: tuple[int, ...]) -> list[int]:
+    """The disks a Double Arrow may turn to some effect, plus one, in name
+    order: revealed, and not a Q-Turner (which looks the same after a quarter
+    turn). The caller leaves out the Double Arrow's own square."""
+    return [i + 1 for i in _BY_NAME if faces[i] >= 0 and kinds[i] != Q]
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
+    # Built in the listed order (by action, then by square name), from moves
+    # made once: self-play calls this for every move.
     seat = state.seat
     if seat < 0:
         return ()
-    pos = state.tokens[seat]
-    moves: list[Move] = []
+    tokens, kinds, faces = state.tokens, state.kinds, state.faces
+    pos = tokens[seat]
     if state.orienting:
-        if state.kinds[pos] == O:
-            return tuple(Move(ORIENT, d) for d in range(4))
-        targets = _turnable(state, pos)
-        for axis in (4, 5):
-            moves.append(Move(ORIENT, axis))
-            moves += [Move(ORIENT, axis, t) for t in targets]
-        return tuple(sorted(moves, key=_sort_key))
+        if kinds[pos] == O:
+            return _ONE_WAY
+        own = pos + 1
+        targets = [x for x in _turnable(kinds, faces) if x != own]
+        ns, ew = _ORIENTING[4], _ORIENTING[5]
+        return (ns[0], *[ns[x] for x in targets], ew[0], *[ew[x] for x in targets])
     if pos < 0:
-        taken = set(state.homes) | set(state.tokens)
-        return tuple(
-            sorted((Move(GO, c) for c in CORNERS if c not in taken), key=_sort_key)
-        )
-    kinds, faces, tokens = state.kinds, state.faces, state.tokens
-    kind = kinds[pos]
-    occupied = set(tokens)
-    home, reached = state.homes[seat], state.reached[seat]
+        homes = state.homes
+        return tuple(_GO_TO[c][0] for c in _ENTRIES if c not in homes and c not in tokens)
+    kind, face = kinds[pos], faces[pos]
+    # Home again after the far corner ends the game: that disk takes no action.
+    home_again = state.homes[seat] if state.reached[seat] else -1
+    moves: list[Move] = []
+    turnable: list[int] | None = None
     can_bounce = False
-    for d in ARROWS[kind][faces[pos]]:
-        t = STEP[pos][d]
-        if t < 0:
-            continue
-        if t in occupied:
+    for t in _OPEN[pos][kind][face]:
+        if t in tokens:
             can_bounce = True
-        elif faces[t] < 0 or kinds[t] != D or (t == home and reached):
-            moves.append(Move(GO, t))
-        else:
-            moves.append(Move(GO, t))
-            moves += [Move(GO, t, x) for x in _turnable(state, t)]
+            continue
+        go = _GO_TO[t]
+        moves.append(go[0])
+        if kinds[t] == D and faces[t] >= 0 and t != home_again:
+            if turnable is None:
+                turnable = _turnable(kinds, faces)
+            own = t + 1
+            moves += [go[x] for x in turnable if x != own]
     if can_bounce:
-        moves.append(Move(BOUNCE))
+        moves.append(_BOUNCING[0])
         if kind == D:
-            moves += [Move(BOUNCE, -1, x) for x in _turnable(state, pos)]
+            if turnable is None:
+                turnable = _turnable(kinds, faces)
+            own = pos + 1
+            moves += [_BOUNCING[x] for x in turnable if x != own]
     if kind == O:
-        moves += [Move(ORIENT, d) for d in range(4) if d != faces[pos]]
-    return tuple(sorted(moves, key=_sort_key))
-
-
-# Squares sort by name (a1, a2, ..., d4), as `legal` lists them.
-_NAME_RANK = {i: r for r, i in enumerate(sorted(range(16), key=lambda i: SQUARES[i]))}
-_NAME_RANK[-1] = -1
-
-
-def _sort_key(m: Move) -> tuple[int, int, int]:
-    return (m.action, _NAME_RANK[m.arg] if m.action == GO else m.arg, _NAME_RANK[m.turn])
+        moves += _RE_ORIENT[face]
+    return tuple(moves)
 
 
 # --- applying a move -----------------------------------------------------------------
@@ -366,6 +384,13 @@ def _move_to(state: State, seat: int, target: int, turn: int) -> State:
 
 
 def apply(state: State, move: Move) -> State:
+    # The fast path takes every legal move as canonically written; the
+    # checked path the rest, and says what is wrong with an illegal one.
+    after = _advance(state, *move)
+    return after if after is not None else _apply_checked(state, move)
+
+
+def _apply_checked(state: State, move: Move) -> State:
     seat = state.seat
     if seat < 0:
         if state.winner >= 0:
@@ -506,114 +531,196 @@ def _orient_revealed(state: State, seat: int, pos: int, move: Move) -> State:
     return _end_turn(state, faces=tuple(faces))
 
 
-# --- notation ------------------------------------------------------------------------
+# --- the fast path -------------------------------------------------------------------
+#
+# The validation hot path (``fast_apply``) and the fast half of ``apply``: the
+# rules of the checked path above without its messages, building each State
+# directly. It takes exactly the legal moves in the form their canonical
+# notation reads as, and gives exactly the state the checked path gives
+# (tests/test_q_turn_fast.py compares the two over many random games).
 
-_SQ = r"([a-d][1-4])"
-_TURN = rf"(?:(?:\+|,|;|&|/|turn(?:ing)?|rotat(?:e|ing))?{_SQ}|(?:\+|,|;|&|/)(-|0|no|none))?"
-_DIR_WORDS = {
-    "n": 0, "north": 0, "e": 1, "east": 1, "s": 2, "south": 2, "w": 3, "west": 3,
-}  # fmt: skip
-_AXIS_WORDS = {
-    a + sep + b: axis
-    for axis, (x, y) in enumerate((("n", "s"), ("e", "w")))
-    for a, b in ((x, y), (y, x))
-    for sep in ("", "-", "/")
-}
-_DIR = "(" + "|".join(sorted([*_DIR_WORDS, *_AXIS_WORDS], key=len, reverse=True)) + ")"
-_GO_RE = re.compile(rf"(?:to|->|>)?{_SQ}{_TURN}")
-_BOUNCE_RE = re.compile(rf"(?:bounce|x|\*)(?:off)?{_SQ}?{_TURN}")
-_ORIENT_RE = re.compile(rf"(?:=|to|->|>)?{_DIR}{_TURN}")
-_EXPECTED = (
-    "expected a square (b2), a square and a disk to turn (b2+c3), bounce, "
-    "a direction (N, E, S, W) or an axis (NS, EW)"
-)
+_CORNER_SET = frozenset(CORNERS)
 
 
-def parse_move(state: State, text: str) -> Move:
-    """Read a move; case, spaces and a few separators and words are forgiven.
-
-    >>> parse_move(None, "b2 + C3")
-    Move(action=0, arg=9, turn=10)
-    >>> parse_move(None, "bounce off c2")
-    Move(action=1, arg=10, turn=-1)
-    >>> parse_move(None, "east")
-    Move(action=2, arg=1, turn=-1)
-    """
-    return _parse(text)
+def _rotated(kinds: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...]:
+    """The Q-Turner: every revealed disk a quarter turn counter-clockwise."""
+    return tuple([-1 if f < 0 else TURNED[k][f] for k, f in zip(kinds, faces)])
 
 
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Move:
-    # A move reads the same in every position (nothing hidden can change how
-    # it reads), so readings are cached.
-    flat = "".join(text.split()).lower()
-    if flat == "pass":
-        return Move(PASS)
-    m = _GO_RE.fullmatch(flat)
-    if m is not None:
-        return Move(GO, _SQUARE_INDEX[m[1]], _turn_of(m[2]))
-    m = _BOUNCE_RE.fullmatch(flat)
-    if m is not None:
-        return Move(BOUNCE, _SQUARE_INDEX[m[1]] if m[1] else -1, _turn_of(m[2]))
-    m = _ORIENT_RE.fullmatch(flat)
-    if m is not None:
-        word = m[1]
-        arg = _DIR_WORDS[word] if word in _DIR_WORDS else 4 + _AXIS_WORDS[word]
-        return Move(ORIENT, arg, _turn_of(m[2]))
-    bad = next((t for t in re.findall(r"[a-z]\d+", flat) if t not in _SQUARE_INDEX), None)
-    if bad:
-        if re.fullmatch(r"(?:to|->|>)?([a-d][05]|e[1-4])", flat):
-            # A square just beyond the edge: what a player writes to leave the board.
-            raise IllegalMoveError(
-                f"{bad} is off the board: you may not move off the board "
-                "(squares run from a1 to d4)",
-                f"{TITLE}: {TURN}",
-            )
-        raise NotationError(f"no square {bad}: squares run from a1 to d4 ({NOTATION})")
-    raise NotationError(f"cannot read this as a move: {_EXPECTED} ({NOTATION})")
+def _acted(kinds: tuple[int, ...], faces: tuple[int, ...], own: int, turn: int) -> tuple[int, ...] | None:
+    """The disks after the special action of the revealed disk on ``own``;
+    None if ``turn`` (-1: none) is not a disk it turns to some effect."""
+    kind = kinds[own]
+    if kind == D:
+        if turn < 0:
+            return faces
+        if turn == own or faces[turn] < 0 or kinds[turn] == Q:
+            return None
+        return faces[:turn] + (TURNED[kinds[turn]][faces[turn]],) + faces[turn + 1 :]
+    if turn >= 0:
+        return None
+    return _rotated(kinds, faces) if kind == Q else faces
 
 
-def _turn_of(square: str | None) -> int:
-    return _SQUARE_INDEX[square] if square else -1
+def _next_turn(
+    state: State,
+    seat: int,
+    tokens: tuple[int, ...],
+    faces: tuple[int, ...],
+    homes: tuple[int, ...],
+    reached: tuple[bool, ...],
+) -> State:
+    n = len(state.players)
+    turns = state.turns + 1
+    if turns >= state.round_limit * n:
+        seat = -1
+    else:
+        seat = seat + 1 if seat + 1 < n else 0
+    return State(
+        state.players, state.round_limit, state.kinds, faces, tokens, homes, reached,
+        seat, False, turns, state.winner,
+    )  # fmt: skip
 
 
-def format_move(state: State, move: Move) -> str:
-    """The canonical notation: ``b2``, ``b2+c3``, ``bounce``, ``bounce+c3``,
-    ``E``, ``NS+c3``. A turn of a Q-Turner changes nothing and is not written."""
-    action, arg, turn = move
-    if turn >= 0 and state.faces[turn] >= 0 and state.kinds[turn] == Q and _doubles(state, move):
-        turn = -1
-    suffix = "+" + SQUARES[turn] if turn >= 0 else ""
-    if action == GO:
-        return SQUARES[arg] + suffix
-    if action == BOUNCE:
-        return "bounce" + suffix
-    if action == ORIENT:
-        if arg >= 4:
-            return AXES[arg - 4] + suffix
-        seat = state.seat
-        pos = state.tokens[seat] if seat >= 0 else -1
-        if pos >= 0 and state.kinds[pos] == D and state.faces[pos] >= 0:
-            return AXES[arg % 2] + suffix
-        return DIRS[arg] + suffix
-    return "pass"
+def _go(state: State, target: int, turn: int) -> State | None:
+    """Entering on a corner, or moving one space along an arrow."""
+    seat = state.seat
+    if seat < 0 or state.orienting:
+        return None
+    tokens, homes = state.tokens, state.homes
+    pos = tokens[seat]
+    if pos < 0:
+        if target not in _CORNER_SET or target in homes or target in tokens:
+            return None
+        homes = homes[:seat] + (target,) + homes[seat + 1 :]
+    elif target not in _OPEN[pos][state.kinds[pos]][state.faces[pos]] or target in tokens:
+        return None
+    tokens = tokens[:seat] + (target,) + tokens[seat + 1 :]
+    kinds, faces = state.kinds, state.faces
+    home = homes[seat]
+    reached = state.reached
+    if reached[seat]:
+        if target == home:  # home again: the game ends at once
+            if turn >= 0:
+                return None
+            return State(
+                state.players, state.round_limit, kinds, faces, tokens, homes, reached,
+                -1, False, state.turns + 1, seat,
+            )  # fmt: skip
+    elif target == 15 - home:  # the far corner
+        reached = reached[:seat] + (True,) + reached[seat + 1 :]
+    if faces[target] < 0:
+        if turn >= 0:
+            return None
+        faces = faces[:target] + (0,) + faces[target + 1 :]
+        if kinds[target] != Q:
+            # Revealed; the same player orients it next.
+            return State(
+                state.players, state.round_limit, kinds, faces, tokens, homes, reached,
+                seat, True, state.turns, state.winner,
+            )  # fmt: skip
+        faces = _rotated(kinds, faces)
+    else:
+        faces = _acted(kinds, faces, target, turn)
+        if faces is None:
+            return None
+    return _next_turn(state, seat, tokens, faces, homes, reached)
 
 
-def _doubles(state: State, move: Move) -> bool:
-    """Whether ``move`` takes the action of a revealed Double Arrow (whose
-    turn of a Q-Turner changes nothing, so is written as no turn)."""
+def _bounce(state: State, off: int, turn: int) -> State | None:
+    """Bouncing, written without the token bounced off (which changes nothing)."""
+    seat = state.seat
+    if seat < 0 or state.orienting or off >= 0:
+        return None
+    tokens, kinds, faces = state.tokens, state.kinds, state.faces
+    pos = tokens[seat]
+    if pos < 0:
+        return None
+    for t in _OPEN[pos][kinds[pos]][faces[pos]]:
+        if t in tokens:
+            break
+    else:
+        return None
+    faces = _acted(kinds, faces, pos, turn)
+    if faces is None:
+        return None
+    return _next_turn(state, seat, tokens, faces, state.homes, state.reached)
+
+
+def _orient(state: State, arg: int, turn: int) -> State | None:
+    """Orienting the disk just revealed, or re-orienting a One-Way Arrow."""
     seat = state.seat
     if seat < 0:
-        return False
+        return None
+    kinds, faces = state.kinds, state.faces
     pos = state.tokens[seat]
-    action, arg = move.action, move.arg
-    if action == GO and not state.orienting:
-        disk = arg
-    elif (action == BOUNCE and not state.orienting) or (action == ORIENT and state.orienting):
-        disk = pos
+    if state.orienting:
+        # A One-Way Arrow points any way; a Double Arrow lies NS or EW and
+        # may turn another revealed disk.
+        if kinds[pos] == O:
+            if arg >= 4 or turn >= 0:
+                return None
+            faces = faces[:pos] + (arg,) + faces[pos + 1 :]
+        else:
+            if arg < 4:
+                return None
+            faces = faces[:pos] + (arg - 4,) + faces[pos + 1 :]
+            if turn >= 0:
+                if turn == pos or faces[turn] < 0 or kinds[turn] == Q:
+                    return None
+                faces = faces[:turn] + (TURNED[kinds[turn]][faces[turn]],) + faces[turn + 1 :]
+    elif pos < 0 or kinds[pos] != O or arg >= 4 or arg == faces[pos] or turn >= 0:
+        return None
     else:
-        return False
-    return disk >= 0 and state.faces[disk] >= 0 and state.kinds[disk] == D
+        faces = faces[:pos] + (arg,) + faces[pos + 1 :]
+    return _next_turn(state, seat, state.tokens, faces, state.homes, state.reached)
+
+
+def _never(state: State, arg: int, turn: int) -> None:
+    return None
+
+
+_FAST = (_go, _bounce, _orient, _never)  # by action: GO, BOUNCE, ORIENT, PASS
+
+
+def _advance(state: State, action: int, arg: int, turn: int) -> State | None:
+    return _FAST[action](state, arg, turn)
+
+
+def _decoded() -> dict[str, tuple]:
+    """Every text that may be the canonical notation of a move: what it reads
+    as, with the fast path's function for it."""
+    out: dict[str, tuple] = {"bounce": (_bounce, -1, -1)}
+    for i, square in enumerate(SQUARES):
+        out[square] = (_go, i, -1)
+        out["bounce+" + square] = (_bounce, -1, i)
+        for j, other in enumerate(SQUARES):
+            out[square + "+" + other] = (_go, i, j)
+    for d, letter in enumerate(DIRS):
+        out[letter] = (_orient, d, -1)
+    for a, axis in enumerate(AXES):
+        out[axis] = (_orient, 4 + a, -1)
+        for j, other in enumerate(SQUARES):
+            out[axis + "+" + other] = (_orient, 4 + a, j)
+    return out
+
+
+_DECODED = _decoded()
+
+
+def fast_apply(state: State, text: str) -> State | None:
+    """The state after ``text`` if it is the canonical notation of a legal
+    move in ``state``, else None (then the checked path says why).
+
+    >>> start = setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
+    >>> fast_apply(start, "d4").orienting, fast_apply(start, "D4"), fast_apply(start, "b2")
+    (True, None, None)
+    """
+    found = _DECODED.get(text)
+    if found is None:
+        return None
+    advance, arg, turn = found
+    return advance(state, arg, turn)
 
 
 # --- the end -------------------------------------------------------------------------
@@ -658,7 +765,7 @@ def outcome(state: State) -> Outcome | None:
     return standing(state) if state.seat < 0 else None
 
 
-# --- views and rendering ---------------------------------------------------------------
+# --- views ---------------------------------------------------------------------------------
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):
@@ -730,107 +837,3 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
     for i, k in zip(down, shuffled(seed, "redeal", [kinds[i] for i in down])):
         kinds[i] = k
     return _replace(state, kinds=tuple(kinds))
-
-
-_COLOURS = ("31", "34", "32", "35")  # the tokens of seats 1-4: red, blue, green, magenta
-_ARROWS_UNICODE = "↑→↓←"
-_ARROWS_ASCII = "^>v<"
-
-
-def _cell(code: str, token: str, home: str, style: Style) -> tuple[str, str, str]:
-    """A disk as three rows of seven characters: its arrows on the sides it points
-    to, its kind in the top left corner, the token standing on it in the middle,
-    and in the bottom left corner whose starting corner it is."""
-    if code == "?":
-        if style.unicode:
-            return ("░░░░░░░", "░░ ? ░░", "░░░░░░░")
-        return (" . . . ", " . ? . ", " . . . ")
-    kind = code[0]
-    arrows = _ARROWS_UNICODE if style.unicode else _ARROWS_ASCII
-    if kind == "Q":
-        points = "NESW"
-    elif len(code) == 1:
-        points = ""  # revealed, its orientation still to be chosen
-    else:
-        points = code[2:]
-    mark = {d: arrows[i] if d in points else " " for i, d in enumerate("NESW")}
-    return (
-        f"{kind}  {mark['N']}   ",
-        f"{mark['W']}  {token}  {mark['E']}",
-        f"{home:<2} {mark['S']}   ",
-    )
-
-
-def render(v: View, style: Style) -> str:
-    """The board (rank 4 at the top), then each player's token and progress."""
-    if style.unicode:
-        h, vbar = "─", "│"
-        top, mid, bot = ("┌", "┬", "┐"), ("├", "┼", "┤"), ("└", "┴", "┘")
-        arrow, dot = "→", "·"
-    else:
-        h, vbar = "-", "|"
-        top = mid = bot = ("+", "+", "+")
-        arrow, dot = ">", "-"
-    at = {sq: str(p + 1) for p, sq in enumerate(v.tokens) if sq is not None}
-    house = "⌂" if style.unicode else "H"
-    homes = {sq: house + str(p + 1) for p, sq in enumerate(v.homes) if sq is not None}
-
-    def rule(ends: tuple[str, str, str]) -> str:
-        return "   " + ends[0] + ends[1].join([h * 7] * 4) + ends[2]
-
-    lines = ["   " + "".join(f"    {f}   " for f in FILES).rstrip(), rule(top)]
-    for r in range(3, -1, -1):
-        cells = []
-        for c in range(4):
-            sq = SQUARES[r * 4 + c]
-            token = at.get(sq, " ")
-            painted = style.paint(token, _COLOURS[int(token) - 1]) if token != " " else token
-            cells.append(_cell(v.disks[sq], painted, homes.get(sq, ""), style))
-        for k in range(3):
-            label = f" {r + 1} " if k == 1 else "   "
-            lines.append(label + vbar + vbar.join(cell[k] for cell in cells) + vbar)
-        lines.append(rule(mid if r else bot))
-    lines.append("")
-    width = max(len(p) for p in v.players)
-    for p, name in enumerate(v.players):
-        mark = arrow if v.to_move == name else " "
-        token = style.paint(str(p + 1), _COLOURS[p])
-        if v.homes[p] is None:
-            where = "off the board, to enter on a free corner"
-        else:
-            on = f"on {v.tokens[p]}"
-            if name == v.winner:
-                trip = f"home {v.homes[p]} {dot} reached {v.far_corners[p]} and came home: wins"
-            elif v.reached[p]:
-                trip = f"home {v.homes[p]} {dot} reached {v.far_corners[p]}, heading home"
-            else:
-                trip = f"home {v.homes[p]} {dot} heading for {v.far_corners[p]}"
-            where = f"{on:<6} {trip}"
-        lines.append(f"{mark} {token} {name:<{width}}  {where}")
-    lines.append("")
-    letters = [k for k in "QDO" if v.face_down[k]]
-    down = sum(v.face_down.values())
-    mix = ", ".join(
-        f"{v.face_down[k]} {KIND_PLURALS['QDO'.index(k)] if v.face_down[k] != 1 else KIND_NAMES['QDO'.index(k)]}"
-        for k in letters
-    )
-    lines.append(f"Face down: {down}" + (f" ({mix})" if down else ""))
-    lines.append(f"Round {v.round} of at most {v.round_limit}")
-    if v.orienting is not None:
-        kind = v.disks[v.orienting]
-        lines.append(
-            f"{v.to_move} has revealed a {KIND_NAMES['QDO'.index(kind)]} on {v.orienting} "
-            "and now orients it"
-        )
-    if v.to_move is None:
-        if v.winner is not None:
-            lines.append(f"{v.winner} has completed the journey and wins")
-        else:
-            lines.append("The round limit was reached: nobody wins")
-    legend = (
-        "Q-Turner: four arrows; Double Arrow: two; One-Way Arrow: one"
-        if style.unicode
-        else "Q = Q-Turner, D = Double Arrow, O = One-Way Arrow; arrows ^ > v <"
-    )
-    lines.append(legend)
-    return "\n".join(lines)
