@@ -148,7 +148,8 @@ def picture(
     the table area, ``width`` wide and ``body_height`` high.
     """
     players = scene.players
-    footer = LINE * (1 + len(legend)) + 16
+    rows = _score_rows(scene, width)
+    footer = LINE * (len(rows) + len(legend)) + 16
     height = HEADER + body_height + footer
     svg = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg",
@@ -176,7 +177,7 @@ def picture(
     if turn:
         canvas.text(12, 48, turn, size=15)
         if scene.to_move is not None and not scene.final:
-            canvas.mark(players.index(scene.to_move), 12 + 8.2 * len(turn) + 14, 43, 6)
+            canvas.mark(players.index(scene.to_move), 12 + 9.2 * len(turn) + 12, 43, 6)
     if scene.last is not None:
         by, move = scene.last
         canvas.text(width - 12, 48, f"Last move: {by} {move}", size=15, anchor="end",
@@ -187,26 +188,49 @@ def picture(
     draw_body(canvas)
     canvas.current = svg
 
-    # Footer: one entry per player, best first, with the seat's mark.
+    # Footer: one entry per player, best first, with the seat's mark,
+    # wrapped so that long names never run off the picture.
     y = HEADER + body_height + LINE
     label = "Result" if scene.final else "Score"
     canvas.text(12, y, f"{label}:", size=14, weight="bold")
-    x = 70.0
-    standings = () if scene.standing is None else scene.standing.standings
     if scene.standing is None:
-        canvas.text(x, y, "not shown in a view file", size=14, fill=MUTED)
-    for s in standings:
-        seat = players.index(s.player)
-        canvas.mark(seat, x + 6, y - 5, 6)
-        won = scene.final and s.player in scene.standing.winners  # type: ignore[union-attr]
-        entry = f"{s.place}. {s.player} {s.score}" + (" (winner)" if won else "")
-        canvas.text(x + 16, y, entry, size=14, weight="bold" if won else None)
-        x += 24 + 8.2 * len(entry)
+        canvas.text(SCORE_X, y, "not shown in a view file", size=14, fill=MUTED)
+    for i, row in enumerate(rows):
+        if i:
+            y += LINE
+        for x, s in row:
+            seat = players.index(s.player)
+            canvas.mark(seat, x + 6, y - 5, 6)
+            won = scene.final and s.player in scene.standing.winners  # type: ignore[union-attr]
+            canvas.text(x + 16, y, _entry(scene, s), size=14, weight="bold" if won else None)
     for line in legend:
         y += LINE
         canvas.text(12, y, line, size=13, fill=MUTED)
     ET.indent(svg, space=" ")
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+SCORE_X = 84.0  # where the score entries start, clear of "Result:"
+_CHAR = 8.4  # the width of a character of 14 px text, generously
+
+
+def _entry(scene: Scene, s: object) -> str:
+    won = scene.final and s.player in scene.standing.winners  # type: ignore[attr-defined,union-attr]
+    return f"{s.place}. {s.player} {s.score}" + (" (winner)" if won else "")  # type: ignore[attr-defined]
+
+
+def _score_rows(scene: Scene, width: float) -> list[list[tuple[float, object]]]:
+    """The score entries laid out in rows: each row a list of (x, standing)."""
+    rows: list[list[tuple[float, object]]] = [[]]
+    x = SCORE_X
+    for s in () if scene.standing is None else scene.standing.standings:
+        size = 24 + _CHAR * len(_entry(scene, s))
+        if rows[-1] and x + size > width - 8:
+            rows.append([])
+            x = SCORE_X
+        rows[-1].append((x, s))
+        x += size
+    return rows
 
 
 def scene(game: object, players: tuple[str, ...], state: object, ply: int,
