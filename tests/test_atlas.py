@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -23,12 +24,13 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from adjudicator import games, log as logmod, match
+from adjudicator import drawing, games, log as logmod, match
 from adjudicator.chance import Chance, shuffled
 from adjudicator.cli import app
 from adjudicator.engine import Style
 from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from adjudicator.games import atlas as game
+from adjudicator.games.atlas import rules
 
 import test_notation_docs
 from test_conformance import play_and_check
@@ -44,7 +46,7 @@ def test_registered() -> None:
 
 ROWS = "WDSN"  # Game Set Up 1: Dawn on top, then Day, Sunset and Night
 NAMES = ("ann", "bob", "cy", "dee")
-SIDE = {"T": game.TIME, "P": game.PLACE}
+SIDE = {"T": rules.TIME, "P": rules.PLACE}
 CHIPS_BY_COUNT = {2: 16, 3: 14, 4: 12}  # Game Set Up 2, the table
 REMOVED_BY_COUNT = {2: 2, 3: 1, 4: 2}  # Game Set Up 6, the table
 EVERY_CARD = [f"{n}{s}" for s in ROWS for n in range(1, 9)]  # 4 suits x 1-8
@@ -75,13 +77,8 @@ def position(
     """A position: cards ``up`` and ``down`` on the board; ``stacks`` of chips as
     (card, owner, "T" or "P", chips); each player's hand; the draw pile (top
     first). Unless given, a player's chips are the full supply less their stacks."""
-    board = [game.EMPTY] * 32
-    for t in up.split():
-        board[c(t)] = game.UP
-    for t in down.split():
-        board[c(t)] = game.DOWN
     piles = tuple(
-        sorted(game.Stack(c(card), players.index(who), SIDE[side], k) for card, who, side, k in stacks)
+        sorted(rules.Stack(c(card), players.index(who), SIDE[side], k) for card, who, side, k in stacks)
     )
     supply = []
     for p, who in enumerate(players):
@@ -92,10 +89,13 @@ def position(
     hands = hands or {}
     return game.State(
         players=players,
-        board=tuple(board),
+        up=rules.mask(c(t) for t in up.split()),
+        down=rules.mask(c(t) for t in down.split()),
         stacks=piles,
+        on_time=rules.mask(s.card for s in piles if s.side == rules.TIME),
+        on_place=rules.mask(s.card for s in piles if s.side == rules.PLACE),
         chips=tuple(supply),
-        hands=tuple(tuple(sorted(c(t) for t in hands.get(who, "").split())) for who in players),
+        held=tuple(rules.mask(c(t) for t in hands.get(who, "").split()) for who in players),
         deck=tuple(c(t) for t in deck.split()),
         removed=tuple(sorted(c(t) for t in removed.split())),
         seat=-1 if over else seat,
@@ -117,7 +117,7 @@ def refused(state, text: str) -> IllegalMoveError:
 
 def faces(state) -> dict[str, str]:
     """The cards on the board: 'up' or 'down'."""
-    return {name(i): ("up" if v == game.UP else "down") for i, v in enumerate(state.board) if v}
+    return {name(i): ("up" if v == rules.UP else "down") for i, v in enumerate(state.board) if v}
 
 
 def piles(state) -> set[tuple[str, str, str, int]]:
@@ -989,14 +989,104 @@ def test_render_the_board_as_four_rows_of_eight():
     under = lines[lines.index(rows[1]) + 1]
     assert " b2P " in under
     assert " c4T " in lines[lines.index(rows[0]) + 1]
-    assert "hand 5S 7S" in text
-    assert "hand of 1 card" in text and "hand of 2 cards" in text
+    assert "Hand of ann: 5S 7S" in text
+    players = {line.split()[1]: line for line in lines if line[2:4] in ("a ", "b ", "c ")}
+    assert players["bob"].endswith("  1 card") and players["cy"].endswith("  2 cards")
     assert "1N" not in text and "4N" not in text
     ascii_text = game.render(game.view(state, None), Style(unicode=False))
     assert ascii_text.isascii() and "##" in ascii_text
     assert "5S" not in ascii_text
     coloured = game.render(game.view(state, 0), Style(unicode=True, color=True))
     assert "\x1b[" in coloured
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_render_fits_a_mail_at_every_position(players):
+    """Render: every line of every position, in both styles and for every seat
+    and a spectator, is at most 72 columns (printable ASCII with --ascii),
+    even with the longest names a log allows (24 letters)."""
+    names = tuple(f"{x}{'a' * 23}" for x in "ABCD")[:players]
+    for seed in ("mail-1", "mail-2"):
+        for state in random_game(players, seed):
+            state = msgspec.structs.replace(state, players=names)
+            for seat in [None, *range(players)]:
+                seen = game.view(state, seat)
+                ascii_lines = game.render(seen, Style(unicode=False)).splitlines()
+                assert all(len(x) <= 72 and x.isascii() and x.isprintable() for x in ascii_lines)
+                assert all(len(x) <= 72 for x in game.render(seen, Style()).splitlines())
+
+
+# =====================================================================================
+# The picture
+# =====================================================================================
+
+
+def picture(state, seat, last=None):
+    """The SVG of seat ``seat``'s view (None: a spectator's), parsed."""
+    scene = drawing.scene(game, state.players, state, state.played, last, seat)
+    svg = game.draw(game.view(state, seat), scene)
+    return svg, ET.fromstring(svg)
+
+
+def classes(root) -> Counter:
+    return Counter(e.get("class") for e in root.iter() if e.get("class"))
+
+
+def test_picture_shows_the_table_as_the_view_has_it():
+    """Draw: every face-up card with its number, every face-down card as a back,
+    each stack of chips under its card with its owner, size and side (a tick
+    when scored), the 8s out of the game; the viewer's hand face up, the other
+    hands as backs; the card of the last move outlined."""
+    state = position(
+        up="2D 3D 6N", down="1W 2W 3W 4W",
+        stacks=(("3D", "bob", "P", 2), ("2W", "cy", "T", 4)),
+        hands={"ann": "5S 7S", "bob": "1N", "cy": "4N 5N"}, deck="7W 6W",
+    )
+    svg, root = picture(state, 0, last=("cy", "6N+2T"))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    drawn = classes(root)
+    assert drawn["card face-up"] == 3 and drawn["card face-down"] == 4
+    assert drawn["card out"] == 4  # the four 8s, with 3 players
+    assert drawn["card face-up hand"] == 2  # ann's own
+    assert drawn["card face-down hand"] == 1 + 2  # bob's and cy's, as backs
+    assert drawn["stack"] == 1 and drawn["stack scored"] == 1
+    assert drawn["last"] == 1 and drawn["pile"] == 1
+    texts = [e.text for e in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "2 Place" in texts and "4 Time \u2713" in texts
+    assert "Draw pile: 2 cards" in " ".join(t for t in texts if t)
+    titles = [e.text for e in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert "the 5 of Sunset, in hand" in titles
+    assert not any("1 of Night" in t or "4 of Night" in t for t in titles)
+    assert b"<script" not in svg.encode()
+    # A spectator sees no hand face up.
+    _, public = picture(state, None)
+    assert classes(public)["card face-up hand"] == 0
+    assert classes(public)["card face-down hand"] == 2 + 1 + 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_picture_of_a_seat_is_the_same_whatever_the_hidden_cards(players):
+    """Draw (ruling R16): the picture of seat s is drawn from its view alone, so
+    dealing again everything s cannot see changes not one byte of it."""
+    for k, state in enumerate(random_game(players, "picture")):
+        if k % 4:
+            continue
+        for seat in [None, *range(players)]:
+            svg, _ = picture(state, seat)
+            for r in range(2):
+                other = game.redeal(state, seat, f"picture/{k}/{r}")
+                assert picture(other, seat)[0] == svg
+
+
+def test_picture_is_deterministic_and_marks_only_a_card_of_the_last_move():
+    """Draw: the same view and scene give the same bytes; the last move is read
+    from its canonical text only, and a text naming no card marks nothing."""
+    state = game.setup({}, NAMES[:4], "0")
+    first, root = picture(state, 2, last=("dee", "7N+1T"))
+    assert picture(state, 2, last=("dee", "7N+1T"))[0] == first
+    assert classes(root)["last"] == 1
+    assert classes(picture(state, 2, last=("dee", "pass"))[1])["last"] == 0
+    assert classes(picture(state, 2)[1])["last"] == 0
 
 
 # =====================================================================================

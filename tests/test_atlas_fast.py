@@ -1,0 +1,145 @@
+"""Atlas: the fast path of validation against the checked path.
+
+``fast_apply(state, text)`` must give exactly the state that reading,
+applying and formatting the move give (``match.replay``'s checked path)
+when ``text`` is the canonical notation of a legal move, and None for any
+other text: a move spelled another way, an illegal move, garbage. Random
+games from fixed seeds are played with either path, move by move; every
+text that could ever be canonical is tried at every position of some of
+them, and the deal written out for speed is compared with :mod:`chance`.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from adjudicator.chance import shuffled
+from adjudicator.errors import MoveError
+from adjudicator.games import atlas as game
+from adjudicator.games.atlas import notation, rules
+
+NAMES = ("ann", "bob", "cy", "dee")
+EVERY_CANONICAL = list(notation.CANONICAL)  # 32 cards x (alone, 1-5 on Time, 1-5 on Place)
+
+
+def checked(state, text: str):
+    """The checked path, as match.replay runs it: the state, or None if refused."""
+    try:
+        move = game.parse_move(state, text)
+        after = game.apply(state, move)
+        canonical = game.format_move(state, move)
+    except MoveError:
+        return None
+    return after if canonical == text else None
+
+
+def spelled_otherwise(text: str) -> list[str]:
+    """Texts that read as ``text`` but are not its canonical spelling, and near misses."""
+    card, _, bet = text.partition("+")
+    out = [text.lower(), f" {text}", f"{text} ", text.replace("+", " "), text.replace("+", "/")]
+    out += [card[::-1], f"{card[0]} of {card[1]}", f"{card}+0T", f"{card}+6P", f"{card}+2"]
+    if bet:
+        out += [f"{card}+{bet[1]}{bet[0]}", f"{card}+0{bet}", f"{card}{bet}"]
+    return [t for t in out if t != text]
+
+
+def consistent(state) -> None:
+    """The state's masks agree with its lists (they are kept side by side)."""
+    assert state.up & state.down == 0
+    assert state.on_time == rules.mask(s.card for s in state.stacks if s.side == rules.TIME)
+    assert state.on_place == rules.mask(s.card for s in state.stacks if s.side == rules.PLACE)
+    assert len({s.card for s in state.stacks}) == len(state.stacks)
+    cards = [c for h in state.hands for c in h] + list(state.deck) + list(state.removed)
+    assert len(cards) == len(set(cards))
+    assert rules.mask(cards) & (state.up | state.down) == 0
+
+
+def play(players: int, seed: str, every_text: bool):
+    """A random game; at each position the fast path is compared with the
+    checked path on the legal moves and on texts that must be refused."""
+    rng = random.Random(f"fast/{players}/{seed}")
+    state = game.setup({}, NAMES[:players], seed)
+    while game.to_move(state) is not None:
+        consistent(state)
+        legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+        texts = EVERY_CANONICAL if every_text else rng.sample(EVERY_CANONICAL, 40) + legal
+        for text in texts:
+            assert game.fast_apply(state, text) == checked(state, text), text
+        for text in rng.sample(legal, min(3, len(legal))):
+            for other in spelled_otherwise(text):
+                assert game.fast_apply(state, other) is None, other
+        if every_text:
+            assert sorted(t for t in EVERY_CANONICAL if game.fast_apply(state, t)) == sorted(legal)
+        state = game.fast_apply(state, rng.choice(legal))
+    consistent(state)
+    for text in rng.sample(EVERY_CANONICAL, 20):
+        assert game.fast_apply(state, text) is None  # the game is over
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [str(i) for i in range(4)])
+def test_fast_path_every_text_at_every_position(players, seed):
+    play(players, f"all-{seed}", every_text=True)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_path_many_random_games(players):
+    for k in range(40):
+        play(players, f"many-{k}", every_text=False)
+
+
+@pytest.mark.parametrize("seed", ["0", "a", "deal", "2026-11-22", "ünïcode"])
+def test_the_deal_written_out_is_chance_shuffled(seed):
+    for size in (2, 5, 21, 24, 27, 28, 30, 32):
+        items = list(range(size))
+        for label in ("deck", "redeal"):
+            assert rules._shuffled(seed, label, items) == shuffled(seed, label, items)
+
+
+def test_the_deal_written_out_reads_on_after_a_rejected_word(monkeypatch):
+    """chance's rejection sampling (a word at or above the largest multiple of n
+    below 2**32 is thrown away and the next one read) almost never happens
+    with 32 cards; with the limits lowered it happens all the time, and the
+    deal must still read the stream as Chance.below does."""
+    from adjudicator.chance import Chance
+
+    low = tuple(1 << 31 if n else 0 for n in range(33))  # about half the words rejected
+    monkeypatch.setattr(rules, "_LIMIT", low)
+    for seed in ("0", "1", "x"):
+        chance = Chance(seed, "deck")
+        expected = list(range(28))
+        for i in range(27, 0, -1):
+            while (w := chance.word()) >= low[i + 1]:
+                pass
+            j = w % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert rules._shuffled(seed, "deck", list(range(28))) == expected
+
+
+def test_the_starting_cards_read_at_once_are_those_of_the_stream():
+    """Game Set Up 3 with 4 players: the two face-up cards read from the first
+    block of the stream 'start' are those that Chance draws (redraws included,
+    and the seeds that need more than four draws)."""
+    longer = 0
+    for k in range(600):
+        seed = f"start-{k}"
+        assert rules._starting_cards(seed) == rules.starting_cards(seed)
+        longer += _draws(seed) > 4
+    assert longer >= 1, "the seeds must include deals of more than four draws"
+
+
+def _draws(seed: str) -> int:
+    """How many draws of two the deal of the starting cards takes."""
+    from adjudicator.chance import Chance
+
+    chance, draws = Chance(seed, "start"), 0
+    while True:
+        draws += 1
+        first = chance.below(32)
+        second = chance.below(31)
+        second += second >= first
+        if first // 8 != second // 8 and first % 8 != second % 8:
+            return draws
