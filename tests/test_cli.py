@@ -648,10 +648,12 @@ def test_validate_several_logs_json(mixed_logs):
             assert entry["valid"] is True and entry["error"] is None, entry
         else:
             assert entry["valid"] is False, entry
-            assert isinstance(entry["error"], str) and entry["error"], entry
-            assert "\n" not in entry["error"]
+            error = entry["error"]  # an object: code, move, player, message
+            assert isinstance(error["message"], str) and error["message"], entry
+            assert "\n" not in error["message"]
             if number is not None:
-                assert f"move {number} " in entry["error"], entry
+                assert f"move {number} " in error["message"], entry
+                assert error["move"] == number, entry
 
 
 def test_validate_all_good_exits_0(tmp_path, full_bytes, new_bytes):
