@@ -1,0 +1,44 @@
+"""Turn of Time (Nicholas Hjelmberg, Nova Suecia Games), solo and 2-4 players.
+
+The engine contract of :class:`adjudicator.engine.Game`, gathered from the
+package's modules: ``rules`` (state, setup, legal moves, apply, scoring,
+views, the validation fast path), ``notation`` (reading and writing moves),
+``text`` (the board as text) and ``picture`` (the board as SVG). The
+notation and every ruling are in ``notation/turn-of-time.md``.
+"""
+
+from __future__ import annotations
+
+from .notation import format_move, parse_move
+from .rules import (
+    DECK,
+    END_CLAUSE,
+    ID,
+    NOTATION,
+    PARAMS,
+    PLAYERS,
+    SQUARES,
+    TITLE,
+    TURN_CLAUSE,
+    VIEW,
+    Move,
+    apply,
+    fast_apply,
+    legal_moves,
+    outcome,
+    redeal,
+    setup,
+    standing,
+    to_move,
+    view,
+)
+from .picture import draw
+from .text import render
+
+__all__ = [
+    "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
+    "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
+    "standing", "view", "render", "draw", "fast_apply", "redeal",
+    # used by the tests: the cards of the game, a move, the names of the squares
+    "DECK", "Move", "SQUARES",
+]  # fmt: skip

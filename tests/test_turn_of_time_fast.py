@@ -1,0 +1,156 @@
+"""Turn of Time: the fast paths against the checked path.
+
+``fast_apply`` (the validation hot path) must accept exactly the canonical
+notation of a legal move and give exactly the state ``apply`` gives; the
+memo tables behind it and behind ``legal_moves`` must agree with the plain
+definition of the canonical moves (``rules._choose``). Random games with
+fixed seeds, move by move, with texts that are not canonical or not legal
+at that position.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from adjudicator.errors import MoveError
+from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import rules
+
+NAMES = ("ann", "bob", "cy", "dee")
+
+
+def checked(state, text: str):
+    """The state after ``text`` by the checked path (parse, apply, format),
+    or None where a log entry ``text`` would be refused."""
+    try:
+        move = tot.parse_move(state, text)
+        after = tot.apply(state, move)
+        canonical = tot.format_move(state, move)
+    except MoveError:
+        return None
+    return after if canonical == text else None
+
+
+def variants(text: str) -> list[str]:
+    """Ways of writing near ``text``: other spellings, faces, orders and squares."""
+    card, _, rest = text.partition("-")
+    square, _, order = rest.partition(":")
+    turned = card[2:] + card[:2]
+    f, r = square[0], int(square[1:])
+    near = [f"{chr(ord(f) + df)}{r + dr}" for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    out = [text.lower(), text.upper(), f" {text}", text.replace("-", ""), f"{card}/{square}",
+           f"{turned}-{square}", f"{card}-{square}:n", f"{card}-{square}:nesw",
+           f"{card}-{square}:", f"{card}-{square}:nn", f"{card}-{square}:x"]
+    out += [f"{card}-{sq}" for sq in near] + [f"{turned}-{sq}" for sq in near]
+    if order:
+        out += [f"{card}-{square}", f"{card}-{square}:{order[::-1]}",
+                f"{turned}-{square}:{order}", f"{card}-{square}:{order[1:]}"]
+        out += [f"{card}-{square}:{''.join(p)}" for p in itertools.permutations(order)]
+    return out
+
+
+GAMES = [(n, seed, params) for n in (1, 2, 3, 4) for seed in range(6)
+         for params in ({}, {"absent-doubles": "example"} if n == 3 else {"goal": "balance"})]
+
+
+@pytest.mark.parametrize(("n", "seed", "params"), GAMES)
+def test_fast_apply_agrees_with_the_checked_path(n, seed, params):
+    p = {"absent-doubles": "own-season", "goal": "dominance", **params}
+    state = tot.setup(p, NAMES[:n] if n > 1 else ("sol",), f"fast-{seed}")
+    rng = random.Random(f"{n}/{seed}/{params}")
+    pool: list[str] = []
+    while True:
+        legal = [tot.format_move(state, m) for m in tot.legal_moves(state)]
+        texts = set(legal) | set(pool)
+        for text in legal[:: max(1, len(legal) // 8)]:
+            texts.update(variants(text))
+        for text in sorted(texts):
+            want = checked(state, text)
+            got = tot.fast_apply(state, text)
+            assert got == want, (text, got, want)
+            if want is not None:
+                assert text in legal, text
+        if not legal:
+            break
+        for text in legal:
+            assert tot.fast_apply(state, text) == tot.apply(state, tot.parse_move(state, text))
+        pool = (pool + legal[:: max(1, len(legal) // 6)])[-60:]
+        state = tot.apply(state, tot.parse_move(state, rng.choice(legal)))
+    assert tot.outcome(state) is not None
+
+
+def test_fast_apply_refuses_garbage_and_finished_games():
+    state = tot.setup({"absent-doubles": "own-season", "goal": "dominance"}, NAMES, "0")
+    for text in ("", "d4", "SuWi", "SuWi-d4 ", "SuWi-d4:", "SuWi-h9", "SuWi-d44", "Xx-d4"):
+        assert tot.fast_apply(state, text) is None, text
+    assert tot.fast_apply(state, "SuWi-d4") == tot.apply(state, tot.parse_move(state, "SuWi-d4"))
+    over = rules._replace(state, seat=-1)
+    assert tot.fast_apply(over, "SuWi-d4") is None
+
+
+def canonical_by_definition(kind: int, sig: int) -> dict:
+    """(code, order) -> (card after, directions turned over), from ``_choose``."""
+    out = {}
+    for (final, mask), (face, order) in rules._choose(kind, sig).canon.items():
+        back = (kind >> 2) + (kind & 3) - face
+        out[face * 4 + back, order] = (final, rules._MASK_DIRS[mask])
+    return out
+
+
+def signatures() -> list[int]:
+    """Every signature with at most two neighbours, and a sample of the others."""
+    small = [s for s in range(rules._SIGS) if sum(d > 0 for d in rules._digits(s)) <= 2]
+    large = [s for s in range(rules._SIGS) if s not in set(small)]
+    return small + random.Random("sigs").sample(large, 600)
+
+
+def test_fast_tables_agree_with_the_definition_of_canonical_moves():
+    every = tuple(range(16))
+    for sig in signatures():
+        block = [0, *((),) * 16]
+        rules._fill(block, rules.CENTRE * rules._SIGS + sig, every)
+        for kind in rules._KINDS:
+            want = canonical_by_definition(kind, sig)
+            listed = {}
+            for code in {kind, rules._flip(kind)}:
+                orders = [m.order for m in block[code + 1]]
+                assert orders == sorted(orders)
+                for order in orders:
+                    key = (code * rules._NORDERS + rules._ORDER_ID[order]) * rules._SIGS + sig
+                    listed[code, order] = rules._outcome(key)
+                # every other way of writing it is refused
+                for oid, order in enumerate(rules._ORDERS):
+                    if (code, order) not in want:
+                        key = (code * rules._NORDERS + oid) * rules._SIGS + sig
+                        assert rules._outcome(key) is False, (kind, sig, code, order)
+            assert listed == want, (kind, sig, rules._digits(sig))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_legal_moves_are_the_canonical_ways_on_the_open_squares(n):
+    """The listing by definition: every canonical way of every card in hand on
+    every open square, sorted by face, back, square name and order."""
+    rng = random.Random(n)
+    for seed in range(4):
+        p = {"absent-doubles": "own-season", "goal": "dominance"}
+        state = tot.setup(p, NAMES[:n] if n > 1 else ("sol",), f"list-{seed}")
+        while state.seat >= 0:
+            hand = state.deck[:1] if state.deck else state.hands[state.seat]
+            want = []
+            for sq in rules._open_squares(state.board, state.box):
+                square = sq[0]
+                sig = rules._signature(state.board, square)
+                for kind in set(hand):
+                    for (face, back), order in (
+                        ((f, (kind >> 2) + (kind & 3) - f), o)
+                        for f, o in rules._choose(kind, sig).reps
+                    ):
+                        want.append(tot.Move(face, back, square, order))
+            want.sort(key=lambda m: (m.face, m.back, tot.SQUARES[m.square], m.order))
+            legal = tot.legal_moves(state)
+            assert list(legal) == want
+            state = tot.apply(state, rng.choice(legal))
+
