@@ -1,4 +1,5 @@
-"""15 Days (Francesco Testini, ThunderGryph Games, 2020), 2-4 players.
+"""15 Days: the rules. State, set-up, legal moves, applying them, the score
+and what each player may see.
 
 Rule clauses are cited by the rule text's section headings ("15 Days: Play
 cards"); the notation and every ruling are in ``notation/fifteen-days.md``.
@@ -21,17 +22,16 @@ decision is due (see ``_EXPECTED``).
 
 from __future__ import annotations
 
-import re
+from bisect import insort
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace as _replace
 
-from ..chance import Chance
-from ..engine import Outcome, Param, Standing, Style, Value
-from ..errors import AmbiguousMoveError, IllegalMoveError, NotationError
+from ...chance import Chance
+from ...engine import Outcome, Param, Standing, Value
+from ...errors import AmbiguousMoveError, IllegalMoveError, MoveError, NotationError
 
 ID = "fifteen-days"
 TITLE = "15 Days"
@@ -82,7 +82,6 @@ SIDES = "LR"  # left corners descend, right corners ascend
 SOURCES = "abcd"  # the three market columns, then the discard pile
 FULL = 0b111111  # all six values
 CARDS = tuple(f"{SEASONS[k // 6]}{k % 6 + 1}" for k in range(24))
-_COLOURS = ("32", "33", "31", "36")  # Spring green, Summer yellow, Autumn red, Winter cyan
 
 HAND_LIMIT, OTTER_LIMIT = 5, 8
 START_HAND = 2
@@ -115,7 +114,7 @@ POPCOUNT = tuple(bin(m).count("1") for m in range(64))
 _VALUES = tuple(tuple(v for v in range(6) if m >> v & 1) for m in range(64))
 
 
-class Move(NamedTuple):
+class Move(msgspec.Struct, frozen=True, order=True, gc=False):
     """One decision. ``op`` is the notation's letter:
 
     ``D`` draw from pile ``arg`` (0, 1); ``T`` take from source ``arg`` (0-2 a
@@ -124,6 +123,9 @@ class Move(NamedTuple):
     said); ``X`` discard ``card``; ``R`` rebuild from pile ``arg``; ``E`` end
     the action; ``O`` spend a feather on the Otter. ``feather``: a feather is
     spent on the power of the action this move begins.
+
+    A frozen Struct rather than a NamedTuple: the handlers read its fields on
+    every move validated, and a Struct's fields read several times faster.
     """
 
     op: str
@@ -133,7 +135,9 @@ class Move(NamedTuple):
     feather: bool = False
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
+    # gc=False: a state holds tuples of numbers and strings, never a cycle, so
+    # the collector need not track the many states a replay makes.
     players: tuple[str, ...]
     feather_rule: str
     first: int  # the seat that took the first turn
@@ -172,11 +176,12 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     if n == 2:
         # Gameplay (2 players): 5 cards of each back are set aside unseen, the
         # first five of each back in the shuffled deck.
-        left = {SU: 5, AU: 5, WI: 5}
+        left = [0, 5, 5, 5]  # per back: Summer, Autumn, Winter
         kept = []
         for c in deck:
-            if left[c // 24]:
-                left[c // 24] -= 1
+            back = c // 24
+            if left[back]:
+                left[back] -= 1
                 removed.append(c)
             else:
                 kept.append(c)
@@ -228,6 +233,11 @@ def to_move(state: State) -> int | None:
 # --- board helpers -----------------------------------------------------------------
 
 
+# _CODES[kind]: the codes a card of that kind may have, lowest first (a back
+# is Summer, Autumn or Winter: R1).
+_CODES = tuple(tuple(back * 24 + kind for back in (SU, AU, WI)) for kind in range(24))
+
+
 def _corner_of(board: tuple[tuple[int, int, int], ...], season: int) -> int:
     for i in range(4):
         if board[i][0] == season:
@@ -237,7 +247,10 @@ def _corner_of(board: tuple[tuple[int, int, int], ...], season: int) -> int:
 
 def _free_sides(board: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
     """The sides (0 left, 1 right) with an empty corner."""
-    return tuple(side for side in (0, 1) if board[side][0] < 0 or board[side + 2][0] < 0)
+    left = board[0][0] < 0 or board[2][0] < 0
+    if board[1][0] < 0 or board[3][0] < 0:
+        return (0, 1) if left else (1,)
+    return (0,) if left else ()
 
 
 def _cost(index: int, mask: int, wild: int, bit: int) -> int:
@@ -250,9 +263,19 @@ def _cost(index: int, mask: int, wild: int, bit: int) -> int:
     return 1 if after & (bit - 1) == 0 else 2
 
 
+# _COST[side][mask | wild][value - 1]: _cost by table, for the legal-move lists.
+_COST = tuple(
+    tuple(tuple(_cost(side, held, 0, 1 << v) for v in range(6)) for held in range(64))
+    for side in (0, 1)
+)
+
+
 def _complete(board: tuple[tuple[int, int, int], ...]) -> bool:
     """All four Season sets: every corner holds 1-6, a wild counting as its value."""
-    return all(c[0] >= 0 and c[1] | c[2] == FULL for c in board)
+    for season, mask, wild in board:
+        if season < 0 or mask | wild != FULL:
+            return False
+    return True
 
 
 def _wild_targets(board: tuple[tuple[int, int, int], ...]) -> list[int]:
@@ -266,34 +289,31 @@ def _wild_targets(board: tuple[tuple[int, int, int], ...]) -> list[int]:
     return out
 
 
+def _any_wild_target(board: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether ``_wild_targets(board)`` is not empty."""
+    for season, mask, wild in board:
+        if season >= 0 and not wild and mask != FULL:
+            return True
+    return False
+
+
 def _matching(board: tuple[tuple[int, int, int], ...], hand: tuple[int, ...]) -> list[int]:
     """The cards of ``hand`` whose season and value are a real card of the board."""
-    present = set()
+    present = [0, 0, 0, 0]  # per season, the values on the board
     for season, mask, _ in board:
         if season >= 0:
-            present.update(season * 6 + v for v in _VALUES[mask])
-    return [c for c in hand if c % 24 in present]
+            present[season] = mask
+    return [c for c in hand if present[c % 24 // 6] >> c % 6 & 1]
 
 
 def _kinds(hand: tuple[int, ...]) -> list[int]:
     return sorted({c % 24 for c in hand})
 
 
-def _without(hand: tuple[int, ...], kind: int) -> tuple[tuple[int, ...], int]:
-    """``hand`` less one card of ``kind`` (the lowest code: the backs of cards out
-    of the piles are never shown and change nothing), and that card."""
-    for i, c in enumerate(hand):
-        if c % 24 == kind:
-            return hand[:i] + hand[i + 1 :], c
-    raise ValueError(kind)
-
-
-def _with(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(sorted((*hand, card)))
-
-
 def _set(seq: tuple, i: int, value) -> tuple:
-    return (*seq[:i], value, *seq[i + 1 :])
+    out = list(seq)
+    out[i] = value
+    return tuple(out)
 
 
 def _limit(state: State) -> int:
@@ -324,6 +344,7 @@ _EXPECTED = {
     "move-wild": "move the replaced wild to another missing value (W and a card)",
     "limit": "discard down to {limit} cards (X and a card)",
     "bonus": "place the bonus wild on a missing value (W and a card)",
+    "over": "nothing: the game is over",  # only fast_apply gets this far
 }
 
 
@@ -345,45 +366,82 @@ def _out_of_phase(state: State, clause: str = C_ACTIONS) -> IllegalMoveError:
 
 
 # --- the turn's flow ---------------------------------------------------------------
+#
+# The flow functions take a state with a move's changes made and write the
+# fields of the turn (seat, phase, actions, ...) in one structs.replace. In the
+# common cases (no end in sight) _next_step says what they would write, so a
+# handler ending an action makes its changes and the turn's in a single replace.
 
 
-def _over(state: State, how: str) -> State:
+def _over(state: State, how: str, **changes) -> State:
     return _replace(state, seat=-1, phase="over", ended=how, power=False, count=0,
-                    column=-1, owe=0, displaced=False)
+                    column=-1, owe=0, displaced=False, **changes)
+
+
+def _next_step(state: State, hand: tuple[int, ...], board, piles, trigger: int) -> tuple | None:
+    """What _finish_action would write once the action under way is over, in the
+    common cases: ``(seat, phase, actions, feathers_used, otter)``, the move
+    leaving the player with ``hand``, ``board``, draw ``piles`` and the end's
+    ``trigger``; ``None`` when _finish_action must work it out (the end is near
+    or here). The other fields of the turn go back to their defaults."""
+    if trigger >= 0 or not (piles[0] or piles[1]):
+        return None  # the last round, or no pile to draw from: see _finish_action
+    if board[0][1] | board[0][2] == FULL and _complete(board):
+        return None  # the game ends
+    seat = state.seat
+    if state.actions == 0:
+        return seat, "act", 1, state.feathers_used, state.otter
+    if len(hand) > (OTTER_LIMIT if state.otter or state.animals[OTTER] == seat else HAND_LIMIT):
+        return seat, "limit", 2, state.feathers_used, state.otter
+    return (seat + 1) % len(state.players), "act", 0, 0, False  # as _next_turn
 
 
 def _finish_action(state: State) -> State:
     """The action under way is over: the end by a completed board, the next
     action, or the end of the turn."""
-    if _complete(state.boards[state.seat]):
+    seat = state.seat
+    step = _next_step(state, state.hands[seat], state.boards[seat], state.piles, state.trigger)
+    if step is not None:
+        seat, phase, actions, used, otter = step
+        return _replace(state, seat=seat, phase=phase, actions=actions, power=False, count=0,
+                        column=-1, owe=0, displaced=False, feathers_used=used, otter=otter)
+    board = state.boards[seat]
+    if board[0][1] | board[0][2] == FULL and _complete(board):
         # End game: a player completing all four sets ends the game at the end
         # of that action.
         return _over(state, "sets")
-    state = _replace(state, actions=state.actions + 1, phase="act", power=False, count=0,
-                     column=-1, owe=0, displaced=False)
-    if state.actions < 2 and _action_moves(state):
-        return state
+    actions = state.actions + 1
+    if actions < 2 and (state.piles[0] or state.piles[1]
+                        or _can_act(state, seat, state.feathers_used)):
+        return _replace(state, actions=actions, phase="act", power=False, count=0,
+                        column=-1, owe=0, displaced=False)
     # A player with no action left to take loses it (only possible once both
     # draw piles are empty).
-    return _end_of_turn(state)
+    return _end_of_turn(state, actions)
 
 
-def _end_of_turn(state: State) -> State:
+def _end_of_turn(state: State, actions: int) -> State:
     """End of turn: discard down to the hand limit, then the bonus wild if this
-    turn emptied a draw pile, then the next player."""
-    if len(state.hands[state.seat]) > _limit(state):
-        return _replace(state, phase="limit")
-    return _after_limit(state)
+    turn emptied a draw pile, then the next player. ``actions``: the actions
+    taken, for the state's record."""
+    seat = state.seat
+    limit = OTTER_LIMIT if state.otter or state.animals[OTTER] == seat else HAND_LIMIT
+    if len(state.hands[seat]) > limit:
+        return _replace(state, actions=actions, phase="limit", power=False, count=0,
+                        column=-1, owe=0, displaced=False)
+    return _after_limit(state, actions)
 
 
-def _after_limit(state: State) -> State:
-    if state.trigger == state.seat and state.turns_left < 0:
-        if state.wild_supply and _wild_targets(state.boards[state.seat]):
-            return _replace(state, phase="bonus")
-    return _next_turn(state)
+def _after_limit(state: State, actions: int) -> State:
+    seat = state.seat
+    if state.trigger == seat and state.turns_left < 0:
+        if state.wild_supply and _any_wild_target(state.boards[seat]):
+            return _replace(state, actions=actions, phase="bonus", power=False, count=0,
+                            column=-1, owe=0, displaced=False)
+    return _next_turn(state, actions)
 
 
-def _next_turn(state: State) -> State:
+def _next_turn(state: State, actions: int) -> State:
     n = len(state.players)
     left = state.turns_left
     if state.trigger >= 0:
@@ -391,23 +449,31 @@ def _next_turn(state: State) -> State:
         # then every other player takes one last turn.
         left = n - 1 if left < 0 else left - 1
         if left == 0:
-            return _over(state, "pile")
-    state = _replace(state, seat=(state.seat + 1) % n, phase="act", actions=0, power=False,
+            return _over(state, "pile", actions=actions)
+    seat = (state.seat + 1) % n
+    acts = bool(state.piles[0] or state.piles[1] or _can_act(state, seat, 0))
+    state = _replace(state, seat=seat, phase="act", actions=0 if acts else 2, power=False,
                      count=0, column=-1, owe=0, displaced=False, feathers_used=0,
                      otter=False, turns_left=left)
-    if _action_moves(state):
+    if acts:
         return state
-    return _end_of_turn(_replace(state, actions=2))
-
-
-def _emptied(state: State, piles: tuple[tuple[int, ...], ...]) -> int:
-    """The trigger seat after a card left ``piles``."""
-    if state.trigger < 0 and not (piles[0] and piles[1]):
-        return state.seat
-    return state.trigger
+    return _end_of_turn(state, 2)
 
 
 # --- legal moves -------------------------------------------------------------------------
+
+# Every move, made once: the legal-move lists hand out these.
+_DRAW = tuple(Move("D", arg=p) for p in (0, 1))
+_FDRAW = tuple(Move("D", arg=p, feather=True) for p in (0, 1))
+_TAKE = tuple(Move("T", arg=s) for s in range(4))
+_FTAKE = tuple(Move("T", arg=s, feather=True) for s in range(4))
+_REBUILD = tuple(Move("R", arg=p) for p in (0, 1))
+_PLAY = tuple(tuple(Move("P", card=k, side=s) for s in (-1, 0, 1)) for k in range(24))
+_FPLAY = tuple(tuple(Move("P", card=k, side=s, feather=True) for s in (-1, 0, 1))
+               for k in range(24))
+_DISCARD = tuple(Move("X", card=k) for k in range(24))
+_PLACE = tuple(Move("W", card=k) for k in range(24))
+_WILD, _END, _OTTER = Move("W"), Move("E"), Move("O")
 
 
 def _feather_ok(state: State, animal: int) -> bool:
@@ -418,28 +484,58 @@ def _feather_ok(state: State, animal: int) -> bool:
     )
 
 
-def _placements(state: State, discount: int) -> list[Move]:
+def _placements(state: State, discount: int, feather: bool = False) -> list[Move]:
     """Every card of the hand that can be played now, with its side where the
     side must be said (a new season, with a free corner on both sides)."""
     seat = state.seat
     hand = state.hands[seat]
     board = state.boards[seat]
     others = len(hand) - 1
-    free = _free_sides(board)
+    where = [-1, -1, -1, -1]  # season -> its corner
+    for i in range(4):
+        if board[i][0] >= 0:
+            where[board[i][0]] = i
+    free = (board[0][0] < 0 or board[2][0] < 0) + (board[1][0] < 0 or board[3][0] < 0)
+    table = _FPLAY if feather else _PLAY
     out = []
     for kind in _kinds(hand):
-        season, bit = kind // 6, 1 << kind % 6
-        i = _corner_of(board, season)
+        i = where[kind // 6]
         if i >= 0:
             _, mask, wild = board[i]
-            if not mask & bit and others >= _cost(i, mask, wild, bit) - discount:
-                out.append(Move("P", card=kind))
+            v = kind % 6
+            if not mask >> v & 1 and others >= _COST[i & 1][mask | wild][v] - discount:
+                out.append(table[kind][0])
         elif others >= 1 - discount:
-            if len(free) == 2:
-                out += [Move("P", card=kind, side=0), Move("P", card=kind, side=1)]
+            if free == 2:
+                out += table[kind][1:]
             elif free:
-                out.append(Move("P", card=kind))
+                out.append(table[kind][0])
     return out
+
+
+def _playable(hand: tuple[int, ...], board: tuple[tuple[int, int, int], ...],
+              discount: int) -> bool:
+    """Whether ``_placements`` would list a card (without building the list)."""
+    others = len(hand) - 1
+    if others < 1 - discount:
+        return False  # not even a card on an empty corner
+    where = [-1, -1, -1, -1]
+    for i in range(4):
+        if board[i][0] >= 0:
+            where[board[i][0]] = i
+    free = board[0][0] < 0 or board[1][0] < 0 or board[2][0] < 0 or board[3][0] < 0
+    for c in hand:
+        kind = c % 24
+        i = where[kind // 6]
+        if i < 0:
+            if free:
+                return True
+            continue
+        _, mask, wild = board[i]
+        v = kind % 6
+        if not mask >> v & 1 and others >= _COST[i & 1][mask | wild][v] - discount:
+            return True
+    return False
 
 
 def _wild_possible(state: State) -> bool:
@@ -447,27 +543,50 @@ def _wild_possible(state: State) -> bool:
     return (
         state.wild_supply > 0
         and len(_matching(board, state.hands[state.seat])) >= 2
-        and bool(_wild_targets(board))
+        and _any_wild_target(board)
     )
+
+
+def _can_act(state: State, seat: int, feathers_used: int) -> bool:
+    """Whether ``seat`` could begin an action (with ``feathers_used`` spent this
+    turn): whether ``_action_moves`` would list a move, stopping at the first."""
+    if state.piles[0] or state.piles[1] or state.discard:
+        return True
+    market = state.market
+    if market[0] or market[1] or market[2]:
+        return True
+    hand, board = state.hands[seat], state.boards[seat]
+    if state.wild_supply > 0 and _any_wild_target(board) and len(_matching(board, hand)) >= 2:
+        return True
+    frog = state.animals[FROG] == seat
+    if _playable(hand, board, 1 if frog else 0):
+        return True
+    feather = (
+        not frog
+        and state.feathers[seat] > 0
+        and (state.feather_rule == "one-per-action" or feathers_used == 0)
+    )
+    return feather and _playable(hand, board, 1)
 
 
 def _action_moves(state: State) -> list[Move]:
     """The moves that begin an action."""
-    out: list[Move] = []
     piles = [p for p in (0, 1) if state.piles[p]]
-    sources = [s for s in range(3) if state.market[s]] + ([3] if state.discard else [])
-    out += [Move("D", arg=p) for p in piles]
-    if _feather_ok(state, SQUIRREL):
-        out += [Move("D", arg=p, feather=True) for p in piles]
-    out += [Move("T", arg=s) for s in sources]
-    if _feather_ok(state, RABBIT):
-        out += [Move("T", arg=s, feather=True) for s in sources]
+    sources = [s for s in range(3) if state.market[s]]
+    if state.discard:
+        sources.append(3)
+    out = [_DRAW[p] for p in piles]
+    if piles and _feather_ok(state, SQUIRREL):
+        out += [_FDRAW[p] for p in piles]
+    out += [_TAKE[s] for s in sources]
+    if sources and _feather_ok(state, RABBIT):
+        out += [_FTAKE[s] for s in sources]
     if _wild_possible(state):
-        out.append(Move("W"))
+        out.append(_WILD)
     power = state.animals[FROG] == state.seat
     out += _placements(state, 1 if power else 0)
     if not power and _feather_ok(state, FROG):
-        out += [m._replace(feather=True) for m in _placements(state, 1)]
+        out += _placements(state, 1, feather=True)
     return out
 
 
@@ -478,26 +597,26 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if phase == "act":
         return tuple(_action_moves(state))
     if phase == "draw":
-        moves = [Move("D", arg=p) for p in (0, 1) if state.piles[p]]
-        return tuple(moves + [Move("E")] if state.count == 2 else moves)
+        moves = [_DRAW[p] for p in (0, 1) if state.piles[p]]
+        return tuple(moves + [_END] if state.count == 2 else moves)
     if phase == "take":
         sources = [s for s in range(3) if state.market[s]] + ([3] if state.discard else [])
-        return tuple([Move("T", arg=s) for s in sources] + [Move("E")])
+        return tuple([_TAKE[s] for s in sources] + [_END])
     if phase == "rebuild":
-        return tuple(Move("R", arg=p) for p in (0, 1) if state.piles[p])
+        return tuple(_REBUILD[p] for p in (0, 1) if state.piles[p])
     if phase == "wild":
         matching = tuple(_matching(state.boards[seat], state.hands[seat]))
-        return tuple(Move("X", card=k) for k in _kinds(matching))
+        return tuple(_DISCARD[k] for k in _kinds(matching))
     if phase in ("wild-place", "move-wild", "bonus"):
-        return tuple(Move("W", card=k) for k in _wild_targets(state.boards[seat]))
+        return tuple(_PLACE[k] for k in _wild_targets(state.boards[seat]))
     if phase == "play":
-        return tuple(_placements(state, 0) + [Move("E")])
+        return tuple(_placements(state, 0) + [_END])
     if phase == "pay":
-        return tuple(Move("X", card=k) for k in _kinds(state.hands[seat]))
+        return tuple(_DISCARD[k] for k in _kinds(state.hands[seat]))
     if phase == "limit":
-        moves = [Move("X", card=k) for k in _kinds(state.hands[seat])]
+        moves = [_DISCARD[k] for k in _kinds(state.hands[seat])]
         if not state.otter and _feather_ok(state, OTTER):
-            moves.append(Move("O"))
+            moves.append(_OTTER)
         return tuple(moves)
     return ()
 
@@ -532,97 +651,127 @@ def _check_feather(state: State, move: Move, animal: int) -> bool:
     return True
 
 
-def _spend_feather(state: State) -> dict:
+def _spend_feather(state: State) -> State:
+    """``state`` with a feather spent: back to the supply."""
     seat = state.seat
-    return dict(
+    return _replace(
+        state,
         feathers=_set(state.feathers, seat, state.feathers[seat] - 1),
         feather_supply=state.feather_supply + 1,
         feathers_used=state.feathers_used + 1,
     )
 
 
-def _begin(state: State, move: Move, animal: int) -> tuple[bool, State]:
-    """Begin an action: whether it has its animal's power, and the state with the
-    feather spent (back to the supply) if one was."""
-    power = _check_feather(state, move, animal)
-    if move.feather:
-        state = _replace(state, **_spend_feather(state))
-    return power, state
-
-
-def _enter(state: State, move: Move, phase: str, animal: int, clause: str) -> tuple[bool, State, bool]:
-    """Begin an action of ``phase`` (``fresh``), or go on with the one under way;
-    the power of ``animal`` (or a feather) applies to it."""
+def _enter(state: State, move: Move, phase: str, animal: int, clause: str) -> tuple[bool, bool]:
+    """Whether ``move`` begins an action of ``phase`` (``fresh``) or goes on with the
+    one under way, and whether the power of ``animal`` (or a feather) applies."""
     if state.phase == "act":
-        power, state = _begin(state, move, animal)
-        return power, state, True
+        return _check_feather(state, move, animal), True
     if state.phase == phase:
         if move.feather:
             raise _illegal("a feather is spent before an action, not during it", C_FEATHERS)
-        return state.power, state, False
+        return state.power, False
     raise _out_of_phase(state, clause)
 
 
+# The handlers below are the validation hot path (see fast_apply): each makes
+# its changes with one structs.replace given keywords (a dict of changes passed
+# with ** costs three times as much), the turn's fields included when the move
+# ends an action and _next_step can say them; tuples are rebuilt through lists
+# and hands kept sorted with insort, the cheapest ways in CPython.
+
+
 def _apply_draw(state: State, move: Move) -> State:
-    power, state, fresh = _enter(state, move, "draw", SQUIRREL, C_DRAW)
-    count = 0 if fresh else state.count
-    pile = state.piles[move.arg]
-    if not pile:
-        raise _illegal(f"draw pile {move.arg + 1} is empty", C_DRAW)
     seat = state.seat
-    piles = _set(state.piles, move.arg, pile[:-1])
-    state = _replace(
-        state,
-        piles=piles,
-        hands=_set(state.hands, seat, _with(state.hands[seat], pile[-1])),
-        trigger=_emptied(state, piles),
-        phase="draw",
-        power=power,
-        count=count + 1,
-    )
+    phase = state.phase
+    if phase == "draw" and not move.feather:
+        power, count = state.power, state.count + 1
+    elif phase == "act" and not move.feather:
+        power, count = state.animals[SQUIRREL] == seat, 1
+    else:
+        power, fresh = _enter(state, move, "draw", SQUIRREL, C_DRAW)
+        count = 1 if fresh else state.count + 1
+    arg = move.arg
+    piles = state.piles
+    pile = piles[arg]
+    if not pile:
+        raise _illegal(f"draw pile {arg + 1} is empty", C_DRAW)
+    if move.feather:
+        state = _spend_feather(state)
+    piles = (pile[:-1], piles[1]) if arg == 0 else (piles[0], pile[:-1])
+    trigger = state.trigger
+    if trigger < 0 and not (piles[0] and piles[1]):
+        trigger = seat  # this turn emptied a pile
+    hands = list(state.hands)
+    hand = list(hands[seat])
+    insort(hand, pile[-1])
+    hands[seat] = hand = tuple(hand)
+    hands = tuple(hands)
     # Two cards, or three with the Squirrel (the third is optional); fewer only
     # if both piles run out.
-    if piles[0] or piles[1]:
-        if state.count < 2 or (state.count == 2 and power):
-            return state
-    return _finish_action(state)
+    if (piles[0] or piles[1]) and (count < 2 or (count == 2 and power)):
+        return _replace(state, piles=piles, hands=hands, trigger=trigger, phase="draw",
+                        power=power, count=count)
+    step = _next_step(state, hand, state.boards[seat], piles, trigger)
+    if step is None:
+        return _finish_action(_replace(state, piles=piles, hands=hands, trigger=trigger,
+                                       phase="draw", power=power, count=count))
+    seat, phase, actions, used, otter = step
+    return _replace(state, piles=piles, hands=hands, trigger=trigger, seat=seat, phase=phase,
+                    actions=actions, power=False, count=0, column=-1, owe=0,
+                    displaced=False, feathers_used=used, otter=otter)
 
 
 def _apply_take(state: State, move: Move) -> State:
-    power, state, fresh = _enter(state, move, "take", RABBIT, C_TAKE)
-    count = 1 if fresh else state.count + 1
-    changes: dict = {}
-    src = move.arg
-    seat = state.seat
-    if src == 3:
-        if not state.discard:
-            raise _illegal("the discard pile is empty", C_TAKE)
-        card = state.discard[-1]
-        changes["discard"] = state.discard[:-1]
+    if state.phase == "act" and not move.feather:
+        power, count = state.animals[RABBIT] == state.seat, 1
     else:
-        column = state.market[src]
+        power, fresh = _enter(state, move, "take", RABBIT, C_TAKE)
+        count = 1 if fresh else state.count + 1
+    src = move.arg
+    market, discard = state.market, state.discard
+    if src == 3:
+        if not discard:
+            raise _illegal("the discard pile is empty", C_TAKE)
+        card = discard[-1]
+        discard = discard[:-1]
+    else:
+        column = market[src]
         if not column:
             raise _illegal(f"market column {SOURCES[src]} is empty", C_TAKE)
         card = column[-1]
-        changes["market"] = _set(state.market, src, column[:-1])
-    state = _replace(
-        state,
-        hands=_set(state.hands, seat, _with(state.hands[seat], card)),
-        phase="take",
-        power=power,
-        count=count,
-        **changes,
-    )
-    if src < 3 and not state.market[src] and (state.piles[0] or state.piles[1]):
+        market = list(market)
+        market[src] = column[:-1]
+        market = tuple(market)
+    if move.feather:
+        state = _spend_feather(state)
+    seat = state.seat
+    hands = list(state.hands)
+    hand = list(hands[seat])
+    insort(hand, card)
+    hands[seat] = hand = tuple(hand)
+    hands = tuple(hands)
+    piles = state.piles
+    if src < 3 and not market[src] and (piles[0] or piles[1]):
         # The taker of a column's last card rebuilds it, pile by pile.
-        return _replace(state, phase="rebuild", column=src)
-    return _after_take(state)
+        return _replace(state, hands=hands, market=market, phase="rebuild", power=power,
+                        count=count, column=src)
+    # The Rabbit's optional second card.
+    if (power and count == 1 and (market[0] or market[1] or market[2] or discard)) or (
+            step := _next_step(state, hand, state.boards[seat], piles, state.trigger)) is None:
+        state = _replace(state, hands=hands, market=market, discard=discard, phase="take",
+                         power=power, count=count, column=-1)
+        return _after_take(state, power, count, market, discard)
+    seat, phase, actions, used, otter = step
+    return _replace(state, hands=hands, market=market, discard=discard, seat=seat, phase=phase,
+                    actions=actions, power=False, count=0, column=-1, owe=0,
+                    displaced=False, feathers_used=used, otter=otter)
 
 
-def _after_take(state: State) -> State:
+def _after_take(state: State, power: bool, count: int,
+                market: tuple[tuple[int, ...], ...], discard: tuple[int, ...]) -> State:
     """After a face-up card (and any rebuild): the Rabbit's optional second card."""
-    state = _replace(state, phase="take", column=-1)
-    if state.power and state.count == 1 and (any(state.market) or state.discard):
+    if power and count == 1 and (market[0] or market[1] or market[2] or discard):
         return state
     return _finish_action(state)
 
@@ -634,13 +783,26 @@ def _apply_rebuild(state: State, move: Move) -> State:
     if not pile:
         raise _illegal(f"draw pile {move.arg + 1} is empty", C_TAKE)
     col = state.column
-    piles = _set(state.piles, move.arg, pile[:-1])
+    piles = (pile[:-1], state.piles[1]) if move.arg == 0 else (state.piles[0], pile[:-1])
     column = state.market[col] + (pile[-1],)
-    state = _replace(state, piles=piles, market=_set(state.market, col, column),
-                     trigger=_emptied(state, piles))
+    market = list(state.market)
+    market[col] = column
+    market = tuple(market)
+    trigger = state.trigger
+    if trigger < 0 and not (piles[0] and piles[1]):
+        trigger = state.seat  # this turn emptied a pile
     if len(column) < MARKET_DEPTH and (piles[0] or piles[1]):
-        return state
-    return _after_take(state)
+        return _replace(state, piles=piles, market=market, trigger=trigger)
+    seat = state.seat
+    if not (state.power and state.count == 1) and (step := _next_step(
+            state, state.hands[seat], state.boards[seat], piles, trigger)) is not None:
+        seat, phase, actions, used, otter = step
+        return _replace(state, piles=piles, market=market, seat=seat, phase=phase,
+                        actions=actions, power=False, count=0, column=-1, owe=0,
+                        displaced=False, feathers_used=used, otter=otter)
+    state = _replace(state, piles=piles, market=market, trigger=trigger, phase="take",
+                     column=-1)
+    return _after_take(state, state.power, state.count, market, state.discard)
 
 
 def _apply_wild(state: State, move: Move) -> State:
@@ -659,12 +821,13 @@ def _apply_wild(state: State, move: Move) -> State:
             raise _illegal(
                 f"you hold {matching} card{'s' * (matching != 1)} matching a card of your "
                 "board; the wild costs two", C_WILD)
-        if not _wild_targets(board):
+        if not _any_wild_target(board):
             raise _illegal("no season on your board has a missing value without a wild", C_WILD)
         return _replace(state, phase="wild", owe=2)
     # Place a wild as ``move.card``.
-    if state.phase not in ("wild-place", "move-wild", "bonus"):
-        if state.phase == "act":
+    phase = state.phase
+    if phase not in ("wild-place", "move-wild", "bonus"):
+        if phase == "act":
             raise _illegal("take the wild first: W, then discard two cards matching your board",
                            C_WILD)
         raise _out_of_phase(state, C_WILD)
@@ -680,29 +843,50 @@ def _apply_wild(state: State, move: Move) -> State:
                        C_WILD)
     if mask & bit:
         raise _illegal(f"your board already holds {name}: a wild replaces a missing value", C_WILD)
-    boards = _set(state.boards, seat, _set(board, i, (season, mask, bit)))
-    if state.phase == "move-wild":
-        return _after_placement(_replace(state, boards=boards, displaced=False))
-    state = _replace(state, boards=boards, wild_supply=state.wild_supply - 1)
-    if state.phase == "bonus":
-        if _complete(boards[seat]):
-            return _over(state, "sets")
-        return _next_turn(state)
-    return _finish_action(state)
+    board = _set(board, i, (season, mask, bit))
+    boards = _set(state.boards, seat, board)
+    if phase == "move-wild":
+        if _complete(board):
+            return _finish_action(_replace(state, boards=boards, displaced=False))
+        return _replace(state, boards=boards, displaced=False, phase="play")
+    wilds = state.wild_supply - 1
+    if phase == "bonus":
+        if _complete(board):
+            return _over(state, "sets", boards=boards, wild_supply=wilds)
+        return _next_turn(_replace(state, boards=boards, wild_supply=wilds), state.actions)
+    return _finish_action(_replace(state, boards=boards, wild_supply=wilds))
 
 
 def _apply_play(state: State, move: Move) -> State:
-    power, state, fresh = _enter(state, move, "play", FROG, C_PLAY)
-    discount = 1 if fresh and power else 0  # Frog: 1 off the action, taken on its first card
     seat = state.seat
+    phase = state.phase
+    if phase == "play" and not move.feather:
+        power, discount = state.power, 0
+    elif phase == "act" and not move.feather:
+        power = state.animals[FROG] == seat
+        discount = 1 if power else 0  # Frog: 1 off the action, taken on its first card
+    else:
+        power, fresh = _enter(state, move, "play", FROG, C_PLAY)
+        discount = 1 if fresh and power else 0
     kind = move.card
     hand = state.hands[seat]
-    name = CARDS[kind]
-    if not any(c % 24 == kind for c in hand):
-        raise _illegal(f"you hold no {name}", C_PLAY)
+    # The first card of the kind: the lowest code (the backs of cards out of the
+    # piles are never shown and change nothing).
+    for card in _CODES[kind]:
+        if card in hand:
+            break
+    else:
+        raise _illegal(f"you hold no {CARDS[kind]}", C_PLAY)
     board = state.boards[seat]
     season, bit = kind // 6, 1 << kind % 6
-    i = _corner_of(board, season)
+    if board[0][0] == season:
+        i = 0
+    elif board[1][0] == season:
+        i = 1
+    elif board[2][0] == season:
+        i = 2
+    else:
+        i = 3 if board[3][0] == season else -1
     if i >= 0:
         _, mask, wild = board[i]
         if mask & bit:
@@ -711,12 +895,13 @@ def _apply_play(state: State, move: Move) -> State:
         if move.side >= 0 and move.side != i & 1:
             raise _illegal(f"your {SEASON_NAMES[season]} is in the {CORNERS[i]} corner: all its "
                            "cards go there", C_PLAY)
-        cost = _cost(i, mask, wild, bit)
+        cost = _COST[i & 1][mask | wild][kind % 6]
         displaced = wild == bit
         corner = (season, mask | bit, 0 if displaced else wild)
     else:
         free = _free_sides(board)
         side = move.side
+        name = CARDS[kind]
         if side < 0:
             if len(free) == 2:
                 raise AmbiguousMoveError(
@@ -731,41 +916,55 @@ def _apply_play(state: State, move: Move) -> State:
                            "already", C_PLAY)
         i = side if board[side][0] < 0 else side + 2  # the top corner first
         cost, displaced, corner = 1, False, (season, bit, 0)
-    cost = max(0, cost - discount)
+    if discount:
+        cost -= 1  # every cost is 1 or 2
     others = len(hand) - 1
     if others < cost:
+        name = CARDS[kind]
         raise _illegal(f"playing {name} costs {cost} card{'s' * (cost != 1)} and you hold "
                        f"{others} other{'s' * (others != 1)}", C_PLAY)
-    hand, _ = _without(hand, kind)
-    boards = _set(state.boards, seat, _set(board, i, corner))
-    animals, feathers, supply = _award(state, boards, seat, season)
-    state = _replace(
-        state,
-        hands=_set(state.hands, seat, hand),
-        boards=boards,
-        animals=animals,
-        feathers=feathers,
-        feather_supply=supply,
-        phase="play",
-        power=power,
-        owe=cost,
-        displaced=displaced,
-    )
-    if cost:
-        return _replace(state, phase="pay")
-    return _after_payment(state)
+    if move.feather:
+        # Spent before the card is played: a player losing a token to this card
+        # may take that feather from the supply.
+        state = _spend_feather(state)
+    hands = list(state.hands)
+    hand = list(hand)
+    hand.remove(card)
+    hands[seat] = tuple(hand)
+    board = list(board)
+    board[i] = corner
+    board = tuple(board)
+    boards = list(state.boards)
+    boards[seat] = board
+    boards = tuple(boards)
+    animals = state.animals
+    holder = animals[season]
+    if holder != seat and (holder >= 0 or POPCOUNT[corner[1]] >= 3):  # see _award
+        animals, feathers, supply = _award(animals, state.feathers, state.feather_supply,
+                                           boards, seat, season, POPCOUNT[corner[1]])
+        if cost:
+            return _replace(state, hands=tuple(hands), boards=boards, animals=animals,
+                            feathers=feathers, feather_supply=supply, phase="pay",
+                            power=power, owe=cost, displaced=displaced)
+        state = _replace(state, animals=animals, feathers=feathers, feather_supply=supply)
+    elif cost:
+        return _replace(state, hands=tuple(hands), boards=boards, phase="pay", power=power,
+                        owe=cost, displaced=displaced)
+    phase, displaced, wilds, done = _paid(board, displaced, state.wild_supply)
+    state = _replace(state, hands=tuple(hands), boards=boards, phase=phase, power=power,
+                     owe=0, displaced=displaced, wild_supply=wilds)
+    return _finish_action(state) if done else state
 
 
-def _award(state: State, boards, seat: int, season: int):
+def _award(animals: tuple[int, ...], feathers: tuple[int, ...], supply: int, boards,
+           seat: int, season: int, mine: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Animal Tokens: the player with 3 cards of a season takes its token from the
     supply; later, whoever has as many of that season's cards as the holder, or
     more, takes it from them, and the holder takes a feather if one is left.
-    Only real cards count, not wilds."""
-    animals, feathers, supply = state.animals, state.feathers, state.feather_supply
+    Only real cards count, not wilds: ``mine`` is the player's count now."""
     holder = animals[season]
     if holder == seat:
         return animals, feathers, supply
-    mine = _season_count(boards[seat], season)
     if holder < 0:
         if mine >= 3:
             animals = _set(animals, season, seat)
@@ -783,47 +982,72 @@ def _season_count(board, season: int) -> int:
     return POPCOUNT[board[i][1]] if i >= 0 else 0
 
 
-def _after_payment(state: State) -> State:
-    if state.displaced:
-        # Play cards: the wild replaced by its real card moves to another missing
-        # value; with none anywhere it goes back to the supply.
-        if _wild_targets(state.boards[state.seat]):
-            return _replace(state, phase="move-wild")
-        state = _replace(state, displaced=False, wild_supply=state.wild_supply + 1)
-    return _after_placement(state)
+def _paid(board, displaced: bool, wild_supply: int) -> tuple[str, bool, int, bool]:
+    """After a card is played and paid for, leaving ``board``: the phase, whether a
+    wild still has to move, the wild supply, and whether the action is over.
 
-
-def _after_placement(state: State) -> State:
-    if _complete(state.boards[state.seat]):
-        return _finish_action(state)  # nothing is left to play: the game ends
-    return _replace(state, phase="play")
+    Play cards: the wild replaced by its real card moves to another missing
+    value; with none anywhere it goes back to the supply. A complete board ends
+    the action (nothing is left to play: the game ends)."""
+    if displaced:
+        if _any_wild_target(board):
+            return "move-wild", True, wild_supply, False
+        displaced, wild_supply = False, wild_supply + 1
+    return "play", displaced, wild_supply, _complete(board)
 
 
 def _apply_discard(state: State, move: Move) -> State:
     phase = state.phase
-    clause = {"wild": C_WILD, "pay": C_PLAY, "limit": C_LIMIT}.get(phase)
+    clause = _DISCARD_CLAUSES.get(phase)
     if clause is None:
         raise _out_of_phase(state, C_ACTIONS)
     seat = state.seat
     kind = move.card
     hand = state.hands[seat]
-    name = CARDS[kind]
-    if not any(c % 24 == kind for c in hand):
-        raise _illegal(f"you hold no {name}", clause)
+    for card in _CODES[kind]:  # the first card of the kind, as in _apply_play
+        if card in hand:
+            break
+    else:
+        raise _illegal(f"you hold no {CARDS[kind]}", clause)
     if phase == "wild" and not _matching(state.boards[seat], (kind,)):
-        raise _illegal(f"{name} is not on your board: the wild costs two cards that are", C_WILD)
-    hand, card = _without(hand, kind)
-    state = _replace(state, hands=_set(state.hands, seat, hand), discard=state.discard + (card,))
+        raise _illegal(f"{CARDS[kind]} is not on your board: the wild costs two cards that are",
+                       C_WILD)
+    hands = list(state.hands)
+    hand = list(hand)
+    hand.remove(card)
+    hands[seat] = hand = tuple(hand)
+    hands = tuple(hands)
+    discard = state.discard + (card,)
     if phase == "limit":
-        if len(hand) > _limit(state):
-            return state
-        return _after_limit(state)
-    state = _replace(state, owe=state.owe - 1)
-    if state.owe:
-        return state
+        if len(hand) > (OTTER_LIMIT if state.otter or state.animals[OTTER] == seat
+                        else HAND_LIMIT):
+            return _replace(state, hands=hands, discard=discard)
+        piles = state.piles
+        if state.trigger < 0 and (piles[0] or piles[1]):
+            # The next player's turn (as _after_limit and _next_turn would say).
+            return _replace(state, hands=hands, discard=discard,
+                            seat=(seat + 1) % len(state.players), phase="act", actions=0,
+                            power=False, count=0, column=-1, owe=0, displaced=False,
+                            feathers_used=0, otter=False)
+        return _after_limit(_replace(state, hands=hands, discard=discard), state.actions)
+    owe = state.owe - 1
+    if owe:
+        return _replace(state, hands=hands, discard=discard, owe=owe)
     if phase == "wild":
-        return _replace(state, phase="wild-place")
-    return _after_payment(state)
+        return _replace(state, hands=hands, discard=discard, owe=0, phase="wild-place")
+    board = state.boards[seat]
+    if not state.displaced:
+        state = _replace(state, hands=hands, discard=discard, owe=0, phase="play")
+        if board[0][1] | board[0][2] == FULL and _complete(board):
+            return _finish_action(state)  # nothing is left to play: the game ends
+        return state
+    phase, displaced, wilds, done = _paid(board, True, state.wild_supply)
+    state = _replace(state, hands=hands, discard=discard, owe=0, phase=phase,
+                     displaced=displaced, wild_supply=wilds)
+    return _finish_action(state) if done else state
+
+
+_DISCARD_CLAUSES = {"wild": C_WILD, "pay": C_PLAY, "limit": C_LIMIT}
 
 
 def _apply_end(state: State, move: Move) -> State:
@@ -841,12 +1065,14 @@ def _apply_otter(state: State, move: Move) -> State:
                        "turn", C_FEATHERS)
     if state.otter:
         raise _illegal("you have spent a feather on the Otter this turn already", C_FEATHERS)
-    _check_feather(state, Move("O", feather=True), OTTER)
-    state = _replace(state, otter=True, **_spend_feather(state))
+    _check_feather(state, _OTTER_FEATHER, OTTER)
+    state = _replace(_spend_feather(state), otter=True)
     if len(state.hands[state.seat]) > OTTER_LIMIT:
         return state
-    return _after_limit(state)
+    return _after_limit(state, state.actions)
 
+
+_OTTER_FEATHER = Move("O", feather=True)
 
 _HANDLERS = {
     "D": _apply_draw,
@@ -860,118 +1086,76 @@ _HANDLERS = {
 }
 
 
-# --- notation ------------------------------------------------------------------------------
-
-_WORDS = {
-    "draw": "d", "take": "t", "wild": "w", "joker": "w", "play": "p", "place": "p",
-    "pay": "x", "discard": "x", "rebuild": "r", "end": "e", "stop": "e", "done": "e",
-    "feather": "f", "otter": "o", "left": "l", "right": "r",
-    "spring": "sp", "summer": "su", "autumn": "au", "fall": "au",
-    "winter": "wi", "pile": "", "column": "", "the": "", "from": "", "card": "",
-}  # fmt: skip
-_SEASON_CODES = {"sp": SP, "su": SU, "au": AU, "fa": AU, "wi": WI}
-_MOVE_RE = re.compile(
-    r"(?P<f>f)?(?:d(?P<d>[12])|t(?P<t>[abcdx])"
-    r"|p(?P<ps>sp|su|au|fa|wi)(?P<pv>[1-6])(?P<side>[lr])?)"
-    r"|(?P<w>w)(?:(?P<ws>sp|su|au|fa|wi)(?P<wv>[1-6]))?"
-    r"|x(?P<xs>sp|su|au|fa|wi)(?P<xv>[1-6])"
-    r"|r(?P<r>[12])|(?P<e>e)|(?P<o>fo)"
-)
-_SPLIT = re.compile(r"[\s\-_:/.,;+]+")
-
-
-def parse_move(state: State, text: str) -> Move:
-    """Read a move; case, spaces, separators and words are forgiven.
-
-    >>> parse_move(None, "play summer 4 right")
-    Move(op='P', arg=-1, card=9, side=1, feather=False)
-    >>> parse_move(None, "take discard")
-    Move(op='T', arg=3, card=-1, side=-1, feather=False)
-    """
-    return _parse(text)
-
-
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Move:
-    # A move reads the same in every position (the side of a play is checked and
-    # dropped by format_move), so readings are cached.
-    words = [w for w in _SPLIT.split(text.strip().lower()) if w]
-    out = []
-    for k, w in enumerate(words):
-        if w == "discard" and k and words[k - 1] in ("take", "t"):
-            out.append("d")  # "take discard": the discard pile as a source
-        else:
-            out.append(_WORDS.get(w, w))
-    flat = "".join(out)
-    m = _MOVE_RE.fullmatch(flat)
-    if m is None:
-        raise NotationError(
-            "cannot read this as a move: expected D1, Ta, W, PSu4, PSu4R, XAu1, WSp3, R2, E "
-            f"or FO (an F in front spends a feather) ({NOTATION})"
-        )
-    feather = m["f"] is not None
-    if m["d"]:
-        return Move("D", arg=int(m["d"]) - 1, feather=feather)
-    if m["t"]:
-        return Move("T", arg=3 if m["t"] == "x" else SOURCES.index(m["t"]), feather=feather)
-    if m["ps"]:
-        side = -1 if m["side"] is None else "lr".index(m["side"])
-        return Move("P", card=_kind(m["ps"], m["pv"]), side=side, feather=feather)
-    if m["xs"]:
-        return Move("X", card=_kind(m["xs"], m["xv"]))
-    if m["w"]:
-        return Move("W", card=_kind(m["ws"], m["wv"]) if m["ws"] else -1)
-    if m["r"]:
-        return Move("R", arg=int(m["r"]) - 1)
-    if m["e"]:
-        return Move("E")
-    return Move("O")
-
-
-def _kind(season: str, value: str) -> int:
-    return _SEASON_CODES[season] * 6 + int(value) - 1
-
-
 def _feather_text(move: Move) -> str:
     return "F" if move.feather else ""
 
 
-def format_move(state: State, move: Move) -> str:
-    """The canonical notation. The side of a play is written only when it is a
-    choice: a season new to the board with a free corner on both sides."""
-    op = move.op
-    if op == "D":
-        return f"{_feather_text(move)}D{move.arg + 1}"
-    if op == "T":
-        return f"{_feather_text(move)}T{SOURCES[move.arg]}"
-    if op == "P":
-        return f"{_feather_text(move)}P{CARDS[move.card]}{_side_text(state, move)}"
-    if op == "X":
-        return f"X{CARDS[move.card]}"
-    if op == "W":
-        return _feather_text(move) + ("W" if move.card < 0 else f"W{CARDS[move.card]}")
-    if op == "R":
-        return f"R{move.arg + 1}"
-    if op == "E":
-        return "E"
-    return "FO"
+# --- the validation hot path ----------------------------------------------------------------
 
 
-def _side_text(state: State, move: Move) -> str:
-    side = move.side
-    if side < 0:
-        return ""
-    typed = SIDES[side]
-    if state.seat < 0:
-        return typed
+def _apply_sided(state: State, move: Move) -> State | None:
+    """A play with its side written: canonical only when the side is a choice
+    (the season new to the board, a free corner on both sides)."""
     board = state.boards[state.seat]
-    i = _corner_of(board, move.card // 6)
-    if i >= 0:
-        return "" if i & 1 == side else typed
-    free = _free_sides(board)
-    if len(free) == 1 and free[0] == side:
-        return ""
-    return typed
+    season = move.card // 6
+    if (board[0][0] == season or board[1][0] == season or board[2][0] == season
+            or board[3][0] == season):
+        return None
+    if (board[0][0] < 0 or board[2][0] < 0) and (board[1][0] < 0 or board[3][0] < 0):
+        return _apply_play(state, move)
+    return None
+
+
+def _canonical_moves() -> dict[str, tuple]:
+    """Every canonical spelling (as notation.format_move writes it), with its move
+    and the function that applies it: a finite table, so no parsing, no format
+    round trip and no cache to bound."""
+    table: dict[str, tuple] = {}
+
+    def add(text: str, move: Move, handler=None) -> None:
+        table[text] = (handler or _HANDLERS[move.op], move)
+
+    for p in (0, 1):
+        add(f"D{p + 1}", _DRAW[p])
+        add(f"FD{p + 1}", _FDRAW[p])
+        add(f"R{p + 1}", _REBUILD[p])
+    for s in range(4):
+        add(f"T{SOURCES[s]}", _TAKE[s])
+        add(f"FT{SOURCES[s]}", _FTAKE[s])
+    for k, name in enumerate(CARDS):
+        for prefix, plays in (("", _PLAY[k]), ("F", _FPLAY[k])):
+            add(f"{prefix}P{name}", plays[0])
+            add(f"{prefix}P{name}L", plays[1], _apply_sided)
+            add(f"{prefix}P{name}R", plays[2], _apply_sided)
+        add(f"X{name}", _DISCARD[k])
+        add(f"W{name}", _PLACE[k])
+    add("W", _WILD)
+    add("E", _END)
+    add("FO", _OTTER)
+    return table
+
+
+_CANONICAL = _canonical_moves()
+
+
+def fast_apply(state: State, text: str) -> State | None:
+    """The state after the move written ``text`` if it is the canonical notation
+    of a legal move, else ``None`` (the checked path then says what is wrong).
+
+    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn"}, ("a", "b"), "1")
+    >>> fast_apply(s, "D1") == apply(s, Move("D", arg=0))
+    True
+    >>> fast_apply(s, "d1") is None
+    True
+    """
+    entry = _CANONICAL.get(text)
+    if entry is None:
+        return None
+    handler, move = entry  # once the game is over every handler refuses
+    try:
+        return handler(state, move)
+    except MoveError:
+        return None
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -1236,86 +1420,3 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
         piles.append((*pool[:size], top))
         del pool[:size]
     return _replace(state, hands=tuple(hands), piles=tuple(piles), removed=tuple(pool))
-
-
-def _paint(card: str, style: Style) -> str:
-    return style.paint(card, _COLOURS[SEASONS.index(card[:2])])
-
-
-def render(v: View, style: Style) -> str:
-    """Each player's four corners (cards in the corner's order, wilds marked *),
-    tokens, feathers, hand and score; then the market, the discard pile, the
-    piles and the supply."""
-    u = style.unicode
-    h, vbar = ("─", "│") if u else ("-", "|")
-    tl, tm, tr = ("┌", "┬", "┐") if u else ("+", "+", "+")
-    ml, mm, mr = ("├", "┼", "┤") if u else ("+", "+", "+")
-    bl, bm, br = ("└", "┴", "┘") if u else ("+", "+", "+")
-    down, up = ("↓", "↑") if u else ("v", "^")
-    arrow = "→" if u else ">"
-    width = 30
-    lines = []
-    for pv in v.players:
-        mark = arrow if v.to_move == pv.name else " "
-        tokens = ", ".join(pv.animals) or "no animal"
-        head = (f"{mark} {pv.name}  score {pv.score}  {_plural(pv.feathers, 'feather')}  "
-                f"{tokens}")
-        lines.append(head)
-        if pv.hand is not None:
-            hand = " ".join(_paint(c, style) for c in pv.hand) or "(empty)"
-            lines.append(f"  hand ({pv.hand_size}): {hand}")
-        else:
-            lines.append(f"  hand: {_plural(pv.hand_size, 'card')}")
-
-        def label(c: CornerView) -> str:
-            text = f"{h} {c.corner} {down if c.order == 'descending' else up} "
-            return text + h * (width - len(text))
-
-        def cell(c: CornerView) -> str:
-            if c.season is None:
-                body = "(empty)"
-                shown = body
-            else:
-                name = SEASON_NAMES[SEASONS.index(c.season)]
-                values = " ".join(x[2:] for x in c.cards)
-                tail = " done" if c.complete else ""
-                shown = f"{name:<7} {values}{tail}"
-                body = style.paint(f"{name:<7}", _COLOURS[SEASONS.index(c.season)]) + \
-                    f" {values}{tail}"
-            pad = width - 1 - len(shown)
-            return " " + body + " " * max(pad, 0)
-
-        c = pv.corners
-        lines.append("  " + tl + label(c[0]) + tm + label(c[1]) + tr)
-        lines.append("  " + vbar + cell(c[0]) + vbar + cell(c[1]) + vbar)
-        lines.append("  " + ml + label(c[2]) + mm + label(c[3]) + mr)
-        lines.append("  " + vbar + cell(c[2]) + vbar + cell(c[3]) + vbar)
-        lines.append("  " + bl + h * width + bm + h * width + br)
-    lines.append(f"  ({down} descending, {up} ascending, * a wild card)")
-    lines.append("")
-    lines.append("Market (only the last card of a column can be taken):")
-    for name, col in zip(SOURCES, v.market):
-        cards = " ".join(_paint(c, style) for c in col) or "(empty)"
-        lines.append(f"  {name}: {cards}")
-    if v.discard:
-        # Face up and public: all of it, wrapped, the top card last.
-        lines.append(f"  d: discard pile ({len(v.discard)}, top last):")
-        for k in range(0, len(v.discard), 12):
-            lines.append("     " + " ".join(_paint(c, style) for c in v.discard[k : k + 12]))
-    else:
-        lines.append("  d: discard pile (empty)")
-    piles = []
-    for i, (size, back) in enumerate(zip(v.piles, v.pile_backs), 1):
-        if back is None:
-            piles.append(f"{i}: empty")
-        else:
-            piles.append(f"{i}: {_plural(size, 'card')}, "
-                         f"{SEASON_NAMES[SEASONS.index(back)]} back on top")
-    lines.append("Draw piles  " + "   ".join(piles))
-    supply = ", ".join(v.animal_supply) or "none"
-    lines.append(f"Supply  {_plural(v.wild_supply, 'wild card')}, "
-                 f"{_plural(v.feather_supply, 'feather')}; animals: {supply}")
-    if v.end:
-        lines.append(f"End: {v.end}")
-    lines.append(f"Turn: {v.turn}")
-    return "\n".join(lines)

@@ -1,0 +1,86 @@
+"""15 Days: the validation fast path (``fast_apply``) against the checked path.
+
+``fast_apply(state, text)`` must give exactly the state of parse_move, apply
+and format_move when ``text`` is the canonical notation of a legal move, and
+``None`` for anything else: an illegal move, another spelling of a legal one,
+a side written where it is no choice, a move of another phase, text that is
+no move at all. Random games (fixed seeds) are played move by move and every
+position is checked with the move played; every few positions, with every
+canonical spelling there is and a handful of others.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.chance import Chance
+from adjudicator.errors import MoveError
+from adjudicator.games import fifteen_days as fd
+from adjudicator.games.fifteen_days import rules
+
+NAMES = ("ann", "bob", "cy", "dee")
+SEASONS = ("Sp", "Su", "Au", "Wi")
+CARDS = [f"{s}{v}" for s in SEASONS for v in range(1, 7)]
+
+#: Every canonical spelling of every move, whatever the position.
+CANONICAL = (
+    ["D1", "D2", "FD1", "FD2", "R1", "R2", "W", "E", "FO"]
+    + [f"{f}T{s}" for f in ("", "F") for s in "abcd"]
+    + [f"{f}P{c}{side}" for f in ("", "F") for c in CARDS for side in ("", "L", "R")]
+    + [f"W{c}" for c in CARDS]
+    + [f"X{c}" for c in CARDS]
+)
+#: Texts that are never canonical (parse_move reads most of them).
+OTHERS = ["d1", "D 1", "ta", "TA", "FW", "FE", "FR1", "FXSu1", "XSu1L", "psu4", "P Su4",
+          "Wsu3", "WSu3L", "FFD1", "FO1", "O", "Tx", "T", "P", "X", "D3", "PSu7", "WSu0",
+          "", " ", "E ", " E", "PFa4", "take a", "Ta\n"]
+
+
+def checked(state, text: str):
+    """The checked path: the state after ``text``, or None if it is refused or
+    not written canonically."""
+    try:
+        move = fd.parse_move(state, text)
+        after = fd.apply(state, move)
+        if fd.format_move(state, move) != text:
+            return None
+        return after
+    except MoveError:
+        return None
+
+
+def test_every_canonical_text_is_in_the_table():
+    assert sorted(rules._CANONICAL) == sorted(CANONICAL)
+    for text, (_, move) in rules._CANONICAL.items():
+        assert fd.parse_move(None, text) == move, text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("feathers", ["one-per-turn", "one-per-action"])
+def test_fast_apply_agrees_with_the_checked_path(players, feathers):
+    params = {"first-player": "drawn", "feathers": feathers}
+    checked_positions = 0
+    for k in range(8):
+        seed = f"fast/{players}/{feathers}/{k}"
+        state = fd.setup(params, NAMES[:players], seed)
+        rng = Chance(seed, "play")
+        ply = 0
+        while fd.to_move(state) is not None:
+            moves = fd.legal_moves(state)
+            move = moves[rng.below(len(moves))]
+            text = fd.format_move(state, move)
+            after = fd.apply(state, move)
+            assert fd.fast_apply(state, text) == after, (seed, ply, text)
+            if ply % 6 == 0:
+                checked_positions += 1
+                legal = {fd.format_move(state, m) for m in moves}
+                for other in CANONICAL + OTHERS:
+                    want = checked(state, other)
+                    assert (want is not None) == (other in legal), (seed, ply, other)
+                    assert fd.fast_apply(state, other) == want, (seed, ply, other)
+            state = after
+            ply += 1
+        # After the end nothing applies.
+        for other in CANONICAL:
+            assert fd.fast_apply(state, other) is None
+    assert checked_positions > 40
