@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 
 from . import files, games, log as logmod, match, referee as referee_
 from .engine import Game, Outcome, Style
-from .errors import AdjudicatorError, BadLogError, ParameterError, UsageError, one_line
+from .errors import AdjudicatorError, BadLogError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, Secret, ViewFile
 
 
@@ -140,12 +140,15 @@ def _encoded(value: Log | ViewFile, form: str, path: str) -> bytes:
 def _read(path: str, data: bytes | None = None) -> Log:
     """The log in ``path`` (or in ``data``, its bytes already read): JSON, the
     text form, or a mail holding either."""
-    value, _ = _found(path, data)
-    if isinstance(value, ViewFile):
+    return _log_of(path, _found(path, data))
+
+
+def _log_of(path: str, found: tuple[Log | ViewFile, str]) -> Log:
+    if isinstance(found[0], ViewFile):
         raise AdjudicatorError(
             f"{_name(path)} is a view file: use 'adjudicator show' or 'adjudicator extend' on it"
         )
-    return value
+    return found[0]
 
 
 def _secret(path: str | None) -> Secret | None:
@@ -449,7 +452,7 @@ def show(
     if isinstance(value, ViewFile):
         _show_view(value, json_, _style(ascii_), _name(log))
         return
-    _, data = _unlocked(log, secret, raw)
+    data = match.unlock(value, _secret(secret))
     if at is not None and not 0 <= at <= len(data.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     if ignore_rest and at is None:
@@ -531,10 +534,8 @@ def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None
         if vf.legal is None and vf.to_move is not None:
             raise AdjudicatorError(f"{_name(log)}: it is {vf.to_move}'s turn, not {vf.player}'s")
     else:
-        rep = match.validate(_unlocked(log, secret, raw)[1])
-        seat = rep.game.to_move(rep.state)
-        moves = [rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state)]
-        player = None if seat is None else rep.players[seat]
+        rep = match.validate(match.unlock(vf, _secret(secret)))
+        player, moves = rep.to_move(), list(rep.legal())
     if json_:
         from .outputs import Legal
 
@@ -578,18 +579,19 @@ def extend(
             raise UsageError("--from and --secret go with the referee's log, not a view file")
         _extend_view(log, raw, value, form, moves or [], as_, comment, _private(key), expect)
         return
-    _record(log, raw, moves or [], as_=as_, comment=comment, expect=expect, key=key,
-            secret=secret, from_=from_, ascii_=ascii_)
+    _record(log, raw, (value, form), moves or [], as_=as_, comment=comment, expect=expect,
+            key=key, secret=secret, from_=from_, ascii_=ascii_)
 
 
-def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
-            comment: str | None = None, expect: int | None = None, key: str | None = None,
-            secret: str | None = None, from_: str | None = None, ascii_: bool = False) -> None:
+def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list[str], *,
+            as_: str | None = None, comment: str | None = None, expect: int | None = None,
+            key: str | None = None, secret: str | None = None, from_: str | None = None,
+            ascii_: bool = False) -> None:
     """Record moves or an event in a log file: checked, signed where the log
     is, written under a lock, then the position shown (the public view to a
     referee). Behind extend, resign, propose, accept and reject."""
-    stored = _read(log, raw)
-    form = _found(log, raw)[1] if log != "-" else "json"
+    stored = _log_of(log, found)
+    form = "json" if log == "-" else found[1]
     if form == "mail":
         _encoded(stored, form, log)  # refuses, saying how to go on
     if expect is not None and expect != len(stored.moves):
@@ -651,11 +653,12 @@ def _record(log: str, raw: bytes, moves: list[str], *, as_: str | None = None,
 def _event_command(log: str, event: str, as_: str, comment: str | None, expect: int | None,
                    key: str | None, secret: str | None, ascii_: bool) -> None:
     raw = _bytes(log)
-    if isinstance(_found(log, raw)[0], ViewFile):
+    found = _found(log, raw)
+    if isinstance(found[0], ViewFile):
         raise UsageError("events are recorded in the log by the referee, not in a view "
-                             "file: tell the referee, who runs the same command with --secret")
-    _record(log, raw, [event], as_=as_, comment=comment, expect=expect, key=key, secret=secret,
-            ascii_=ascii_)
+                         "file: tell the referee, who runs the same command with --secret")
+    _record(log, raw, found, [event], as_=as_, comment=comment, expect=expect, key=key,
+            secret=secret, ascii_=ascii_)
 
 
 EventAs = Annotated[str, typer.Option("--as", metavar="PLAYER", help="Who records it (in a refereed game the referee may answer as 'referee').")]
@@ -861,16 +864,16 @@ def draw(
     else:
         if as_ is not None and public:
             raise UsageError("give --as PLAYER or --public, not both")
-        _, data = _unlocked(log, secret, raw)
+        data = match.unlock(vf, _secret(secret))
         if at is not None and not 0 <= at <= len(data.moves):
             raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
         match.validate(data)
         ply = len(data.moves) if at is None else at
         rep = match.replay(data, upto=ply)
-        seat = _seat(rep, as_) if as_ is not None else (None if public else rep.game.to_move(rep.state))
+        seat = _seat(rep, as_) if as_ is not None else (None if public else rep.seat())
         entry = data.moves[ply - 1] if ply else None
         scene = drawing.scene(rep.game, rep.players, rep.state, ply,
-                              None if entry is None else (entry.by, entry.move), seat)
+                              None if entry is None else (entry.by, entry.move), seat, rep.ended)
         svg = _drawn(rep.game, rep.game.view(rep.state, seat), scene, None)
     if output == "-":
         sys.stdout.write(svg)
@@ -883,13 +886,10 @@ def draw(
 
 def _drawn(game: Game, seen: Any, scene: Any, source: str | None) -> str:
     """The picture; ``source`` names a view file, whose view may be bad input."""
-    draw_ = getattr(game, "draw", None)
-    if draw_ is None:
-        raise AdjudicatorError(f"{game.TITLE} cannot draw pictures yet")
     if source is None:
-        return draw_(seen, scene)
+        return game.draw(seen, scene)
     try:
-        return draw_(seen, scene)
+        return game.draw(seen, scene)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
         raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
 
@@ -1044,8 +1044,9 @@ def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar=
     Example: adjudicator reveal game.json --secret game.secret.json
     """
     raw = _bytes(log)
-    stored = _read(log, raw)
-    form = "json" if log == "-" else _found(log, raw)[1]
+    found = _found(log, raw)
+    stored = _log_of(log, found)
+    form = "json" if log == "-" else found[1]
     if stored.seed is not None:
         raise AdjudicatorError(f"{_name(log)}: the seed is already in the log")
     revealed = match.reveal(stored, _secret(secret))  # type: ignore[arg-type]

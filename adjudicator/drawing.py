@@ -234,10 +234,13 @@ def _score_rows(scene: Scene, width: float) -> list[list[tuple[float, object]]]:
 
 
 def scene(game: object, players: tuple[str, ...], state: object, ply: int,
-          last: tuple[str, str] | None, viewer: int | None) -> Scene:
-    """The scene of a position of a replayed game, as seat ``viewer`` sees it."""
-    seat = game.to_move(state)  # type: ignore[attr-defined]
-    outcome = game.outcome(state)  # type: ignore[attr-defined]
+          last: tuple[str, str] | None, viewer: int | None,
+          ended: object | None = None) -> Scene:
+    """The scene of a position of a replayed game, as seat ``viewer`` sees it;
+    ``ended`` is the result when an event of the log ended the game there
+    (a resignation, an abandonment: ``match.Replay.ended``)."""
+    outcome = ended if ended is not None else game.outcome(state)  # type: ignore[attr-defined]
+    seat = None if outcome is not None else game.to_move(state)  # type: ignore[attr-defined]
     return Scene(
         title=game.TITLE,  # type: ignore[attr-defined]
         players=players,

@@ -31,9 +31,8 @@ from typing import Any
 
 import msgspec
 
-from . import match
-from .engine import Outcome, Scene
-from .errors import AdjudicatorError
+from . import drawing, match
+from .engine import Outcome
 
 
 class Frame(msgspec.Struct, frozen=True, kw_only=True):
@@ -77,42 +76,28 @@ def frames(replay: match.Replay, viewer: int | None) -> list[Frame]:
     The legal moves are listed only where ``viewer`` is the player to move.
     """
     game, log = replay.game, replay.log
-    draw = getattr(game, "draw", None)
-    if draw is None:
-        raise AdjudicatorError(f"{game.TITLE} cannot draw its positions as pictures yet")
     if len(replay.states) != len(log.moves) + 1:
         raise ValueError("frames needs every state: replay the log with keep=True")
-    players = replay.players
-    name = None if viewer is None else players[viewer]
     out = []
     for ply, state in enumerate(replay.states):
         entry = log.moves[ply - 1] if ply else None
-        seat = game.to_move(state)
-        outcome = game.outcome(state)
-        standing = outcome if outcome is not None else game.standing(state)
+        ended = replay.ended if ply == len(log.moves) else None
+        scene = drawing.scene(game, replay.players, state, ply,
+                              None if entry is None else (entry.by, entry.move), viewer, ended)
         legal = None
-        if seat is not None and seat == viewer:
+        if scene.to_move is not None and viewer is not None and scene.to_move == replay.players[viewer]:
             legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
-        scene = Scene(
-            title=game.TITLE,
-            players=players,
-            viewer=name,
-            to_move=None if seat is None else players[seat],
-            ply=ply,
-            last=None if entry is None else (entry.by, entry.move),
-            standing=standing,
-            final=outcome is not None,
-        )
+        assert scene.standing is not None
         out.append(Frame(
             ply=ply,
             by=None if entry is None else entry.by,
             move=None if entry is None else entry.move,
             comment=None if entry is None else entry.comment,
-            picture=draw(game.view(state, viewer), scene),
+            picture=game.draw(game.view(state, viewer), scene),
             to_move=scene.to_move,
             legal=legal,
-            score=scores(standing),
-            result=None if outcome is None else result_line(outcome),
+            score=scores(scene.standing),
+            result=result_line(scene.standing) if scene.final else None,
         ))
     return out
 

@@ -87,10 +87,8 @@ def issue_view(log: Log, secret: Secret | None, player: str) -> ViewFile:
     if player not in rep.players:
         raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
     seat = rep.players.index(player)
-    to_move = rep.game.to_move(rep.state)
-    legal = None
-    if to_move is not None and to_move == seat:
-        legal = tuple(rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state))
+    to_move = rep.seat()
+    legal = rep.legal() if to_move is not None and to_move == seat else None
     vf = ViewFile(
         format=VIEW_FORMAT,
         version=VERSION,
@@ -238,7 +236,7 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
                             f"{vf.player}'s")
     unlocked = match.unlock(log, secret)
     rep = match.validate(unlocked)
-    seat = rep.game.to_move(rep.state)
+    seat = rep.seat()
     if seat is None or rep.players[seat] != vf.player:
         raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
     new = match.extend(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import html, match
-from test_html import EXAMPLE, GAME, HOSTILE, all_views, drawable, hostile_log, replay_of
+from test_html import EXAMPLE, HOSTILE, all_views, hostile_log, replay_of
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -117,7 +117,6 @@ class Replay:
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory) -> tuple[Path, match.Replay]:
     mp = pytest.MonkeyPatch()
-    drawable(GAME, mp)
     try:
         rep = replay_of(EXAMPLE)
         text = html.page(f"{rep.game.TITLE}: {EXAMPLE.name}", all_views(rep),
@@ -258,7 +257,6 @@ def test_on_a_phone_the_picture_fits_the_width(browser, page_file):
 def test_a_hostile_comment_is_shown_as_text_and_never_run(browser, tmp_path, monkeypatch):
     from selenium.common.exceptions import NoAlertPresentException
 
-    drawable(GAME, monkeypatch)
     rep = match.validate(hostile_log(), keep=True)
     path = tmp_path / "hostile.html"
     path.write_text(html.page(HOSTILE, [(HOSTILE, html.frames(rep, None)),

@@ -35,11 +35,6 @@ from adjudicator.engine import Game, Style
 from adjudicator.errors import MoveError
 
 SEEDS = [str(i) for i in range(6)]
-
-#: Games whose package has every part of the contract yet: the fast path,
-#: pictures and mail-width text came together, game by game (issues 12, 13).
-#: test_contract_is_complete fails (strict xfail) for any other.
-COMPLETE = {gid for gid, g in games.GAMES.items() if hasattr(g, "draw") and hasattr(g, "fast_apply")}
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 
 
@@ -62,8 +57,6 @@ CASES = [
 
 def check_views(game: Game, state, players: int, seed: str, picture: bool = True) -> None:
     names = NAMES[:players]
-    complete = game.ID in COMPLETE
-    picture = picture and complete
     for seat in [None, *range(players)]:
         seen = game.view(state, seat)
         scene = drawing.scene(game, names, state, 0, None, seat)
@@ -90,8 +83,7 @@ def check_views(game: Game, state, players: int, seed: str, picture: bool = True
                 assert text.isascii()
                 assert all(line.isprintable() for line in text.splitlines())
         plain = game.render(seen, Style(unicode=True))
-        for line in (plain.splitlines() + game.render(seen, Style(unicode=False)).splitlines()
-                     if complete else ()):
+        for line in plain.splitlines() + game.render(seen, Style(unicode=False)).splitlines():
             assert len(line) <= 72, f"a line of {len(line)} columns: {line!r}"
 
 
@@ -122,11 +114,11 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
                 assert game.format_move(state, game.parse_move(state, typed)) == text
             assert game.apply(state, again) == game.apply(state, move), "notation loses a choice"
         legal_texts = set(texts)
-        for move, text in zip(legal, texts) if game.ID in COMPLETE else ():
+        for move, text in zip(legal, texts):
             assert game.fast_apply(state, text) == game.apply(state, move), "fast path differs"
             for typed in {text.lower(), text.upper(), f" {text}"} - {text}:
                 assert game.fast_apply(state, typed) is None, f"fast path takes {typed!r}"
-        for text in pool if game.ID in COMPLETE else ():
+        for text in pool:
             if text not in legal_texts:
                 assert game.fast_apply(state, text) is None, f"fast path takes {text!r}"
         for text in pool:
@@ -180,7 +172,7 @@ def test_module_exposes_the_contract(game_id: str) -> None:
         assert getattr(game, name), name
     assert isinstance(game.PARAMS, tuple), "PARAMS is a tuple, empty when the game has none"
     for name in ("setup", "to_move", "legal_moves", "apply", "parse_move", "format_move",
-                 "outcome", "standing", "view", "render", "redeal"):
+                 "outcome", "standing", "view", "render", "draw", "fast_apply", "redeal"):
         assert callable(getattr(game, name)), name
     assert game.ID == game_id
     for p in game.PARAMS:
@@ -197,13 +189,3 @@ def test_every_seat_count_and_param_combination_sets_up() -> None:
                 log = match.new_log(game.ID, NAMES[:n], "setup", params)
                 assert match.start(log)[0] is game
 
-
-@pytest.mark.parametrize("game_id", [
-    pytest.param(gid, marks=() if gid in COMPLETE else pytest.mark.xfail(
-        strict=True, reason=f"{gid} has no draw or fast_apply yet: its pictures, fast path and "
-                            "72-column text are still to come (issues 12 and 13 stay open)"))
-    for gid in games.GAMES
-])
-def test_contract_is_complete(game_id: str) -> None:
-    game = games.get(game_id)
-    assert callable(game.draw) and callable(game.fast_apply)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import drawing, games, html, log as logmod, match
-from adjudicator.engine import Game, Scene, Style
+from adjudicator import games, html, log as logmod, match
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,31 +47,6 @@ EXAMPLE = ROOT / "examples" / GAME / "2-players-sample.json"
 
 
 # --- helpers (tests/test_browser.py uses them too) ---------------------------------------------
-
-
-def stand_in_draw(game: Game):
-    """A plain picture of a view's text rendering, for a game whose ``draw``
-    is not written yet: the page machinery is tested all the same."""
-
-    def draw(view, scene: Scene) -> str:
-        lines = game.render(view, Style(unicode=True)).splitlines() or [""]
-
-        def body(canvas: drawing.Canvas) -> None:
-            for i, line in enumerate(lines):
-                canvas.text(12, 18 * (i + 1), line, size=14, font_family="monospace",
-                            style="white-space: pre")
-
-        return drawing.picture(scene, 18 * len(lines) + 12, body)
-
-    return draw
-
-
-def drawable(game_id: str, monkeypatch: pytest.MonkeyPatch) -> Game:
-    """The game, with a stand-in ``draw`` while it has none of its own."""
-    game = games.get(game_id)
-    if not hasattr(game, "draw"):
-        monkeypatch.setattr(game, "draw", stand_in_draw(game), raising=False)
-    return game
 
 
 def replay_of(path: Path) -> match.Replay:
@@ -215,7 +189,7 @@ def check_page(text: str, viewers: list[tuple[str, list[html.Frame]]]) -> Page:
 
 
 def test_frames_hold_every_position_with_the_move_just_made(monkeypatch):
-    game = drawable(GAME, monkeypatch)
+    game = games.get(GAME)
     rep = replay_of(EXAMPLE)
     frames = html.frames(rep, None)
     assert [f.ply for f in frames] == list(range(len(rep.log.moves) + 1))
@@ -233,7 +207,7 @@ def test_frames_hold_every_position_with_the_move_just_made(monkeypatch):
 
 def test_frames_list_the_legal_moves_only_for_the_viewer_to_move(monkeypatch):
     """As cli._position with a fixed viewer: the legal moves are the mover's business."""
-    game = drawable(GAME, monkeypatch)
+    game = games.get(GAME)
     rep = replay_of(EXAMPLE)
     assert all(f.legal is None for f in html.frames(rep, None))
     for seat, name in enumerate(rep.players):
@@ -248,7 +222,6 @@ def test_frames_list_the_legal_moves_only_for_the_viewer_to_move(monkeypatch):
 
 
 def test_views_label_the_public_view_and_each_player(monkeypatch):
-    drawable(GAME, monkeypatch)
     rep = replay_of(EXAMPLE)
     views = html.views(rep, [None, 1])
     assert [label for label, _ in views] == ["public view", rep.players[1]]
@@ -256,7 +229,6 @@ def test_views_label_the_public_view_and_each_player(monkeypatch):
 
 
 def test_frames_need_every_state(monkeypatch):
-    drawable(GAME, monkeypatch)
     rep = match.validate(logmod.decode(EXAMPLE.read_bytes()))
     with pytest.raises(ValueError, match="keep=True"):
         html.frames(rep, None)
@@ -268,8 +240,6 @@ def test_frames_need_every_state(monkeypatch):
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_page_of_an_example_of_every_game_is_self_contained_and_well_formed(path: Path):
     rep = replay_of(path)
-    if not hasattr(rep.game, "draw"):
-        pytest.skip(f"{rep.game.ID} has no draw(view, scene) yet")
     views = all_views(rep)
     text = html.page(f"{rep.game.TITLE}: {path.name}", views, subtitle=", ".join(rep.players))
     parsed = check_page(text, views)
@@ -284,7 +254,6 @@ def test_page_of_an_example_of_every_game_is_self_contained_and_well_formed(path
 
 def test_page_of_the_machinery_example(monkeypatch):
     """The same checks on one example whatever the games can draw yet."""
-    drawable(GAME, monkeypatch)
     rep = replay_of(EXAMPLE)
     views = all_views(rep)
     parsed = check_page(html.page("Q-Turn", views), views)
@@ -293,7 +262,6 @@ def test_page_of_the_machinery_example(monkeypatch):
 
 
 def test_page_with_one_viewer_offers_no_choice(monkeypatch):
-    drawable(GAME, monkeypatch)
     rep = replay_of(EXAMPLE)
     views = [("bob", html.frames(rep, 1))]
     text = html.page("Q-Turn", views)
@@ -303,7 +271,6 @@ def test_page_with_one_viewer_offers_no_choice(monkeypatch):
 
 
 def test_page_refuses_frames_of_different_games(monkeypatch):
-    drawable(GAME, monkeypatch)
     rep = replay_of(EXAMPLE)
     other = replay_of(ROOT / "examples" / GAME / "3-players-round-limit.json")
     with pytest.raises(ValueError, match="other moves"):
@@ -316,7 +283,6 @@ def test_page_refuses_frames_of_different_games(monkeypatch):
 
 
 def test_a_hostile_comment_title_and_label_stay_text(monkeypatch):
-    drawable(GAME, monkeypatch)
     log = hostile_log()
     assert log.moves[1].comment == HOSTILE
     rep = match.validate(log, keep=True)
