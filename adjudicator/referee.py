@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import msgspec
 
 from . import games, match, seal
-from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, ParameterError, UsageError,
+from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, UsageError,
                      one_line)
 from .log import VERSION, VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 
