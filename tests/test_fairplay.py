@@ -16,6 +16,7 @@ from adjudicator import games, log as logmod, match, seal
 from adjudicator.cli import app
 from adjudicator.errors import AdjudicatorError
 from adjudicator.games import atlas
+from test_trust import changed, leaves  # one way to edit every field of a log
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -146,24 +147,6 @@ def test_a_view_file_accepts_only_a_listed_move(tmp_path: Path) -> None:
 
 
 # --- tamper evidence -------------------------------------------------------------------
-
-
-def leaves(node: Any, path: tuple = ()) -> list[tuple]:
-    if isinstance(node, dict):
-        return [leaf for k, v in node.items() for leaf in leaves(v, (*path, k))]
-    if isinstance(node, list):
-        return [leaf for i, v in enumerate(node) for leaf in leaves(v, (*path, i))]
-    return [path]
-
-
-def changed(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    if isinstance(value, str):
-        return value[:-1] + ("0" if value[-1:] != "0" else "1") if value else "x"
-    return "x"  # null
 
 
 def tamper_cases() -> list[tuple[str, bytes]]:
