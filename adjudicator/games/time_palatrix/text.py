@@ -160,7 +160,10 @@ def _board(v: View, style: Style) -> tuple[list[str], list[str]]:
         widths = _fit(rows, floors(rows, 1 + stacked, wrap, names), ruled)
         if widths is not None:
             break
-    assert widths is not None  # the floors of the last way fit (60 columns)
+    if widths is None:
+        # The last way always fits a real view (60 columns); a view that does
+        # not fit was damaged on the way (a view file is bad input).
+        raise ValueError("the view does not fit any table layout")
     if mode != "named" and setters:
         said = [f"{loc + 1} {_paint_suit(suit, style)} ({by})," for loc, suit, by in setters]
         said[-1] = said[-1].rstrip(",")
