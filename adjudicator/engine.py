@@ -40,6 +40,8 @@ class Param:
     ``maximum`` bound an int; ``check`` may reject anything else by returning a
     message. ``applies`` says for which player counts it matters (it is
     recorded in every log regardless, so a log always states every ruling).
+    A parameter added by a later rules version has ``since`` and ``legacy``:
+    logs pinned to an older version omit it and keep the old behaviour.
     """
 
     name: str
@@ -50,6 +52,11 @@ class Param:
     maximum: int | None = None
     check: Callable[[Value], str | None] | None = field(default=None, compare=False)
     applies: str = "all player counts"
+    #: The rules version that brought the parameter in. A log pinned to an
+    #: older version (one written before it existed) does not record it and
+    #: is played with ``legacy``, the behaviour of those rules.
+    since: int = 1
+    legacy: Value | None = None
 
     @property
     def kind(self) -> type:
@@ -219,4 +226,27 @@ class Game(Protocol):
         """``state`` with everything ``seat`` cannot see re-randomised from ``seed``.
 
         Used by the conformance tests: the view of ``seat`` must not change.
+        """
+
+    def narrate(self, before: Any, after: Any, by: int, move: str) -> str:
+        """What the move ``move`` (canonical notation) of seat ``by`` did, in
+        the words of the rule text, as one viewer saw it.
+
+        ``before`` and ``after`` are that viewer's views (``view(state,
+        seat)``) of the positions around the move, so the sentence can hold
+        nothing the viewer may not see (which cards flipped, which disk was
+        revealed and how it points, who won a trick, which animal changed
+        hands). Printable ASCII, no player name at the front (the caller puts
+        ``N. name move:`` before it) and no final full stop.
+        """
+
+    def read_listed(self, view: Any, listed: tuple[str, ...], text: str) -> str:
+        """The listed move (canonical notation) a player typed as ``text``.
+
+        The game's tolerant reader for a view file: it accepts every spelling
+        ``parse_move`` accepts at the same position and gives the same
+        canonical move, with the same specific errors (ambiguity with the
+        choices, out of range, ...), but it knows only the player's ``view``
+        and their ``listed`` moves, so no error can hint at what the player
+        cannot see. Raises NotationError when ``text`` names no listed move.
         """

@@ -63,13 +63,16 @@ def check_players(game: Game, players: Sequence[str]) -> tuple[str, ...]:
 
 
 def resolve_params(
-    game: Game, given: Mapping[str, Any], *, complete: bool = False
+    game: Game, given: Mapping[str, Any], *, complete: bool = False, rules: int | None = None
 ) -> dict[str, Value]:
     """Every parameter of ``game``, validated, in declaration order.
 
-    With ``complete`` (a log's header) every parameter must be given; otherwise
-    missing ones take their defaults.
+    With ``complete`` (a log's header, pinned to rules version ``rules``)
+    every parameter must be given, except one that rules version did not
+    have yet: it takes its ``legacy`` value, the behaviour the log was played
+    under. Otherwise missing ones take their defaults.
     """
+    pinned = 1 if rules is None else rules
     known = {p.name: p for p in game.PARAMS}
     for name in given:
         if name not in known:
@@ -79,8 +82,15 @@ def resolve_params(
             )
     out: dict[str, Value] = {}
     for p in game.PARAMS:
+        if p.name in given and complete and pinned < p.since:
+            raise ParameterError(
+                f"parameter {p.name!r} came with rules version {p.since}, "
+                f"but the log is played under version {pinned}"
+            )
         if p.name in given:
             out[p.name] = p.coerce(given[p.name])
+        elif complete and pinned < p.since and p.legacy is not None:
+            out[p.name] = p.legacy
         elif complete:
             raise ParameterError(
                 f"parameter {p.name!r} is missing (the log must record every parameter; "
@@ -288,7 +298,7 @@ def start(log: Log) -> tuple[Game, Any]:
     check_rules(log, game)
     try:
         check_players(game, log.players)
-        params = resolve_params(game, log.params, complete=True)
+        params = resolve_params(game, log.params, complete=True, rules=log.rules)
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
     if log.commitment is None and log.salt is not None:
@@ -844,7 +854,7 @@ def check_header(log: Log) -> Game:
     check_rules(log, game)
     try:
         check_players(game, log.players)
-        resolve_params(game, log.params, complete=True)
+        resolve_params(game, log.params, complete=True, rules=log.rules)
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
     if log.seed is None and log.commitment is None:
