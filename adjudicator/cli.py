@@ -11,6 +11,7 @@ import os
 import sys
 import textwrap
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
 import msgspec
@@ -259,8 +260,11 @@ def _score_lines(outcome: Outcome, final: bool, style: Style = Style(),
 from .outputs import Position as _Position  # noqa: E402
 
 
-def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool) -> _Position:
-    """One position as seen by ``viewer``; the player to move when ``default_viewer``."""
+def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool,
+              since: bool = False) -> _Position:
+    """One position as seen by ``viewer``; the player to move when ``default_viewer``.
+    With ``since`` (a replay that kept its states up to ``ply``), what
+    happened since the viewer last moved."""
     game = rep.game
     last = ply == len(rep.log.moves) and state is rep.state
     ended = rep.ended if last else None
@@ -285,6 +289,7 @@ def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defau
         result=ended if ended is not None else game.outcome(state),
         proposal=rep.pending.words() if last and rep.pending is not None else None,
         answer_by=answer_by,
+        since=list(match.since(rep, viewer)) if since and viewer is not None else [],
     )
 
 
@@ -314,6 +319,7 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
     typer.echo(dot.join((game.TITLE, where, _safe(seen, style))))
     for line in tags or ():
         typer.echo(line)
+    _print_since(pos.since, pos.viewer, style)
     if pos.move is not None:
         typer.echo(_fold(f"Last move: {pos.move.by} {pos.move.move}"
                          + (f"  # {pos.move.comment}" if pos.move.comment else ""), style))
@@ -332,6 +338,16 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
         typer.echo(f"Legal moves ({len(pos.legal)}):")
         typer.echo(_wrap(pos.legal))
     typer.echo("\n".join(_score_lines(pos.standing, False, style, details)))
+
+
+def _print_since(lines: Sequence[str], viewer: str | None, style: Style,
+                 heading: str = "Since your last move") -> None:
+    """What happened since the viewer last moved, one folded line per entry."""
+    if not lines:
+        return
+    typer.echo(_safe(f"{heading} ({viewer}):", style))
+    for line in lines:
+        typer.echo(_fold("  " + line, style))
 
 
 def _fold(text: str, style: Style) -> str:
@@ -458,15 +474,15 @@ def show(
     if ignore_rest and at is None:
         raise UsageError("--ignore-rest needs --at N")
     if at is None:
-        rep = match.validate(data)
+        rep = match.validate(data, keep=True)
     else:
         if not ignore_rest:
             match.validate(data)
-        rep = match.replay(data, upto=at)
+        rep = match.replay(data, upto=at, keep=True)
     viewer = _seat(rep, as_)
     default = as_ is None and not public
     ply = len(data.moves) if at is None else at
-    pos = _position(rep, rep.state, ply, viewer, default)
+    pos = _position(rep, rep.state, ply, viewer, default, since=True)
     if json_:
         _json(pos)
     else:
@@ -499,6 +515,8 @@ def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file
     dot = " · " if style.unicode else " - "
     where = f"after move {len(vf.log.moves)}" if vf.log.moves else "start"
     typer.echo(dot.join((game.TITLE, where, _safe(f"view file of {vf.player}", style))))
+    _print_since(vf.notes, vf.player, style, "From the referee")
+    _print_since(vf.since, vf.player, style)
     if vf.log.moves:
         last = vf.log.moves[-1]
         typer.echo(_safe(f"Last move: {last.by} {last.move}"
@@ -509,6 +527,8 @@ def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file
         typer.echo("\n".join(_score_lines(vf.log.result, True, style)))
     elif vf.move is not None:
         typer.echo(_safe(f"Your move, to send to the referee: {vf.move.move}", style))
+        if vf.queued:
+            typer.echo(_fold("Queued after it: " + ", ".join(vf.queued), style))
     elif vf.legal is not None:
         typer.echo(f"Your move. Legal moves ({len(vf.legal)}):")
         typer.echo(_wrap(list(vf.legal)))
@@ -555,7 +575,8 @@ def extend(
     expect: Annotated[Optional[int], typer.Option("--expect", metavar="N", help="Refuse unless the log holds exactly N moves (the position the moves answer).")] = None,
     key: Annotated[Optional[str], typer.Option("--key", metavar="FILE", help="Your key file, if you sign your moves.")] = None,
     secret: SecretOpt = None,
-    from_: Annotated[Optional[str], typer.Option("--from", metavar="VIEWFILE", help="Take the move a player recorded in their view file (the referee's side).")] = None,
+    from_: Annotated[Optional[str], typer.Option("--from", metavar="VIEWFILE", help="Take the move a player recorded in their view file (the referee's side), then the moves they queued after it.")] = None,
+    reply: Annotated[Optional[str], typer.Option("--reply", metavar="FILE", help="With --from: write that player's next view file to FILE, saying which queued moves were applied and which dropped.")] = None,
     ascii_: AsciiOpt = False,
 ) -> None:
     """Check moves and append them to the log, all or nothing, then show the board.
@@ -563,9 +584,11 @@ def extend(
     Moves are read tolerantly and recorded in canonical notation. The file is
     replaced atomically, under a lock, and only if nobody changed it
     meanwhile; on any error it is left byte-for-byte unchanged. With LOG '-'
-    the new log goes to stdout. On a view file, the move must be one of its
-    listed legal moves; it is recorded there for the referee, who adds it to
-    the real log with --from.
+    the new log goes to stdout. On a view file, the first move must be one of
+    its listed legal moves (in any spelling the game's notation allows); it is
+    recorded there for the referee, who adds it to the real log with --from,
+    and any further moves are queued: the referee applies them in order while
+    each is still legal and still yours to make.
 
     \b
     Example: adjudicator extend game.json FaSp-c3 --as bob --expect 4
@@ -579,14 +602,16 @@ def extend(
             raise UsageError("--from and --secret go with the referee's log, not a view file")
         _extend_view(log, raw, value, form, moves or [], as_, comment, _private(key), expect)
         return
+    if reply is not None and from_ is None:
+        raise UsageError("--reply FILE goes with --from VIEWFILE")
     _record(log, raw, (value, form), moves or [], as_=as_, comment=comment, expect=expect,
-            key=key, secret=secret, from_=from_, ascii_=ascii_)
+            key=key, secret=secret, from_=from_, ascii_=ascii_, reply=reply)
 
 
 def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list[str], *,
             as_: str | None = None, comment: str | None = None, expect: int | None = None,
             key: str | None = None, secret: str | None = None, from_: str | None = None,
-            ascii_: bool = False) -> None:
+            ascii_: bool = False, reply: str | None = None) -> None:
     """Record moves or an event in a log file: checked, signed where the log
     is, written under a lock, then the position shown (the public view to a
     referee). Behind extend, resign, propose, accept and reject."""
@@ -600,6 +625,8 @@ def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list
             "the moves answer another position; nothing recorded"
         )
     key_text = _private(key)
+    taken: referee_.Taken | None = None
+    from_form = "json"
     if stored.refereed:
         if secret is None:
             raise UsageError(
@@ -611,12 +638,13 @@ def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list
         if from_ is not None:
             if moves:
                 raise UsageError("give either moves or --from VIEWFILE, not both")
-            vf = _found(from_)[0]
+            vf, from_form = _found(from_)
             if not isinstance(vf, ViewFile):
                 raise AdjudicatorError(f"{from_}: holds a log, not a view file")
             if as_ is not None and as_ != vf.player:
                 raise UsageError(f"--as {as_!r}: the view file is {vf.player}'s")
-            new_log = referee_.accept(stored, secret_file, vf, from_)
+            taken = referee_.take(stored, secret_file, vf, from_)
+            new_log = taken.log
         else:
             new_log = referee_.record(stored, secret_file, moves, as_player=as_,
                                       comment=comment, player_key=key_text)
@@ -640,6 +668,14 @@ def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list
     style = _style(ascii_)
     typer.echo(_safe(f"Recorded {added} move{'s' * (added != 1)} in {log}: "
                      + " ".join(e.move for e in new_log.moves[-added:]), style))
+    if taken is not None and taken.dropped:
+        for line in taken.notes()[1:]:
+            typer.echo(_fold(f"{taken.player}'s queue: {line}", style))
+    if taken is not None and reply is not None:
+        answer = referee_.issue_view(new_log, _secret(secret), taken.player, taken.notes())
+        # The answer goes back the way the file came: a pasted text form gets one.
+        _write(reply, _encoded(answer, "json" if from_form == "json" else "text", reply))
+        typer.echo(_safe(f"Wrote {reply} for {taken.player}.", style))
     rep = match.replay(replayable)
     last = new_log.moves[-1].by
     if stored.refereed or last not in rep.players:
@@ -742,16 +778,15 @@ def _extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: list[str
     if expect is not None and expect != len(vf.log.moves):
         raise AdjudicatorError(f"{_name(path)}: made after move {len(vf.log.moves)}, "
                                f"not {expect} (--expect); nothing recorded")
-    if len(moves) != 1:
-        raise UsageError("a view file takes one move at a time; the referee sends the next view")
-    updated = referee_.choose(vf, moves[0], comment, key)
+    updated = referee_.choose(vf, moves, comment, key)
     encoded = _encoded(updated, "json" if path == "-" else form, path)
     if path == "-":
         sys.stdout.buffer.write(encoded)
         return
     files.update(path, raw, encoded, what="recording the move")
-    typer.echo(f"Recorded {vf.player}'s move {updated.move.move} in {path}: "  # type: ignore[union-attr]
-               "send the file to the referee.")
+    queued = f" and queued {', '.join(updated.queued)}" if updated.queued else ""
+    typer.echo(_safe(f"Recorded {vf.player}'s move {updated.move.move}{queued} in {path}: "  # type: ignore[union-attr]
+                     "send the file to the referee.", Style(unicode=False)))
 
 
 @app.command()
@@ -987,8 +1022,10 @@ def view(
     as_: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player the view file is for.")],
     secret: SecretOpt = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the view file here instead of stdout.")] = None,
+    to: Annotated[str, typer.Option("--to", metavar="FORM", help="'json', or 'text' to paste into a mail body.")] = "json",
 ) -> None:
-    """Write a player's view file: the public log, what they may see, their legal moves.
+    """Write a player's view file: the public log, what they may see, what
+    happened since they last moved, their legal moves.
 
     The referee of a refereed game sends it to the player, who runs show and
     extend on it and sends it back; it holds nothing the player may not see,
@@ -997,9 +1034,12 @@ def view(
     \b
     Example: adjudicator view game.json --secret game.secret.json --as ann -o ann.json
     """
+    form = to.strip().lower()
+    if form not in ("text", "json"):
+        raise UsageError(f"--to {to!r}: text or json")
     stored = _read(log)
     vf = referee_.issue_view(stored, _secret(secret), as_)
-    data_out = logmod.encode(vf)
+    data_out = _encoded(vf, form, log)
     if output is None:
         sys.stdout.buffer.write(data_out)
         return

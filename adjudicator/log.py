@@ -131,6 +131,13 @@ class ViewFile(
     ``proof`` (version 2) is the referee's signature binding the game, the
     player, the position, the view and the listed moves: it is what
     authorises the move the player records here, and nothing else does.
+
+    ``since`` tells what happened since the player last moved, as they saw
+    it; ``notes`` are the referee's word on the player's last file (which
+    queued moves were applied, which dropped and why); both are covered by
+    the proof. ``queued`` are further moves the player typed after
+    ``move``, for the referee to apply in order while each is still legal
+    and still theirs to make.
     """
 
     format: Literal["adjudicator-view"]
@@ -142,6 +149,9 @@ class ViewFile(
     legal: tuple[str, ...] | None
     move: MoveEntry | None
     proof: str | None = None
+    since: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    queued: tuple[str, ...] = ()
 
 
 _decoder = msgspec.json.Decoder(Log)

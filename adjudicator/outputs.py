@@ -66,7 +66,8 @@ class Position(_Out):
     the player to move; ``standing`` is the score so far, ``result`` the
     final result once the game is over. ``proposal`` is a takeback or
     abandonment waiting for answers; ``answer_by`` the deadline of the
-    player to move (UTC).
+    player to move (UTC). ``since`` tells, one line per entry, what happened
+    since the viewer last moved, as they saw it (empty for the public view).
     """
 
     game: str
@@ -80,6 +81,7 @@ class Position(_Out):
     result: Optional[Outcome]
     proposal: Optional[str]
     answer_by: Optional[str]
+    since: list[str]
 
 
 class Legal(_Out):

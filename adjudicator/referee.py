@@ -18,12 +18,13 @@ file is refused before any move in it reaches the rules engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import msgspec
 
 from . import games, match, seal
-from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, UsageError,
-                     one_line)
+from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, MoveError,
+                     NotationError, UsageError, one_line)
 from .log import VERSION, VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 
 
@@ -67,6 +68,10 @@ def _view_items(vf: ViewFile) -> list[str]:
         _compact(vf.view),
         str(len(vf.legal or ())),
         *(vf.legal or ()),
+        # Version 2 files that tell the player more: covered too, and left
+        # out when empty so that files issued before stay valid.
+        *(["since", str(len(vf.since)), *vf.since] if vf.since else []),
+        *(["notes", str(len(vf.notes)), *vf.notes] if vf.notes else []),
     ]
 
 
@@ -79,11 +84,13 @@ def _compact(raw: msgspec.Raw) -> str:
         return bytes(raw).decode("utf-8", "replace")
 
 
-def issue_view(log: Log, secret: Secret | None, player: str) -> ViewFile:
-    """The view file of ``player``: the public log, what they may see, their
-    legal moves when it is their turn, and the referee's proof."""
+def issue_view(log: Log, secret: Secret | None, player: str,
+               notes: Sequence[str] = ()) -> ViewFile:
+    """The view file of ``player``: the public log, what they may see, what
+    happened since they last moved, their legal moves when it is their turn,
+    the referee's ``notes`` to them, and the referee's proof."""
     unlocked = match.unlock(log, secret)
-    rep = match.validate(unlocked)
+    rep = match.validate(unlocked, keep=True)
     if player not in rep.players:
         raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
     seat = rep.players.index(player)
@@ -98,6 +105,8 @@ def issue_view(log: Log, secret: Secret | None, player: str) -> ViewFile:
         view=msgspec.Raw(msgspec.json.encode(rep.game.view(rep.state, seat))),
         legal=legal,
         move=None,
+        since=match.since(rep, seat),
+        notes=tuple(one_line(n) for n in notes),
     )
     if secret is not None and secret.signing_key is not None:
         vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, _view_items(vf)))
@@ -140,8 +149,8 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
             expected = issue_view(vf.log, None, vf.player)
         except AdjudicatorError as e:
             raise BadLogError(f"{source}: its log is damaged: {e}") from None
-        if (_compact(vf.view), vf.legal, vf.to_move) != (
-                _compact(expected.view), expected.legal, expected.to_move):
+        if (_compact(vf.view), vf.legal, vf.to_move, vf.since, vf.notes) != (
+                _compact(expected.view), expected.legal, expected.to_move, expected.since, ()):
             raise BadLogError(f"{source}: what it shows does not follow from its log: "
                               "the file was edited")
         return
@@ -149,7 +158,7 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
         texts = _texts(msgspec.json.decode(vf.view))
     except (msgspec.DecodeError, RecursionError):
         texts = []  # then it does not fit the game's view either: reported as such
-    texts += [vf.to_move or "", *(vf.legal or ())]
+    texts += [vf.to_move or "", *(vf.legal or ()), *vf.since, *vf.notes]
     if any(one_line(text) != text for text in texts):
         raise BadLogError(f"{source}: it holds control characters: the file was edited")
 
@@ -165,33 +174,116 @@ def _texts(value: object) -> list[str]:
     return []
 
 
-def choose(vf: ViewFile, typed: str, comment: str | None = None,
-           player_key: str | None = None) -> ViewFile:
-    """The player records their move in their view file.
+def read_move(game: games.Game, view: msgspec.Struct, listed: tuple[str, ...], typed: str) -> str:
+    """The listed move a player typed, read with the game's tolerant reader
+    from their view and list alone (so no error hints at what they cannot
+    see); a game without one takes the listed spelling, spacing and case
+    aside."""
+    reader = getattr(game, "read_listed", None)
+    if reader is not None:
+        return reader(view, listed, typed)
+    key = "".join(typed.split()).casefold()
+    for m in listed:
+        if "".join(m.split()).casefold() == key:
+            return m
+    raise IllegalMoveError(f"not one of the {len(listed)} legal moves listed in the view file")
 
-    The move must be one of the listed legal moves (spacing and case aside);
-    it is chained to the embedded log, and signed if the player signs.
+
+def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
+           player_key: str | None = None) -> ViewFile:
+    """The player records their move in their view file, and may queue more.
+
+    The first move is read with the game's tolerant reader and must be one
+    of the listed legal moves; it is chained to the embedded log, and signed
+    if the player signs. Further moves are queued as typed (the player's tool
+    cannot know the positions they will meet): the referee applies them in
+    order while each is still legal and still the player's to make.
     """
+    texts = [typed] if isinstance(typed, str) else list(typed)
+    if not texts:
+        raise UsageError("no move given")
+    first, rest = texts[0], texts[1:]
     number = len(vf.log.moves) + 1
     if vf.move is not None:
         raise ViewFileError(f"the view file already holds {vf.player}'s move {vf.move.move!r}: "
                             "send it to the referee")
     if vf.legal is None:
         who = f"it is {vf.to_move}'s turn" if vf.to_move else "the game is over"
-        raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, typed)
-    key = "".join(typed.split()).casefold()
-    chosen = [m for m in vf.legal if "".join(m.split()).casefold() == key]
-    if not chosen:
-        raise IllegalMoveError(
-            f"not one of the {len(vf.legal)} legal moves listed in the view file"
-        ).at(number, vf.player, typed)
-    entry = match.sealed(vf.log, [(vf.player, chosen[0], comment)])[-1]
+        raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, first)
+    game = games.get(vf.log.game)
+    view = check_view(vf)
+    try:
+        chosen = read_move(game, view, vf.legal, first)
+    except MoveError as e:
+        raise e.at(number, vf.player, first) from None
+    queued = []
+    for i, text in enumerate(rest, number + 1):
+        text = " ".join(text.split())
+        if not text or one_line(text) != text:
+            raise NotationError("a queued move must be one line of text").at(i, vf.player, text)
+        queued.append(text)
+    entry = match.sealed(vf.log, [(vf.player, chosen, comment)])[-1]
     entry = match.sign_own(vf.log, entry, player_key)
-    return msgspec.structs.replace(vf, move=entry)
+    return msgspec.structs.replace(vf, move=entry, queued=tuple(queued))
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What the referee took from a view file: the new log, the moves applied
+    (the recorded one first, then queued ones) and the queued moves dropped,
+    each with the reason, in words that name nothing hidden."""
+
+    log: Log
+    player: str
+    applied: tuple[str, ...]
+    dropped: tuple[tuple[str, str], ...]
+
+    def notes(self) -> tuple[str, ...]:
+        """The report for the player, one line each (their next view file's notes)."""
+        out = [f"applied: {', '.join(self.applied)}"]
+        out += [f"dropped {text!r}: {why}" for text, why in self.dropped]
+        return tuple(out)
+
+
+def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> Taken:
+    """The referee takes the move a player recorded in their view file and
+    then the moves they queued after it, in order, while each is still the
+    player's to make and legal in the position it meets (read with the
+    game's tolerant reader from the player's own view there). The first that
+    is not stops the queue; it and every one after it are reported dropped.
+    Nothing typed is lost silently: :meth:`Taken.notes` says what happened.
+    """
+    new = accept(log, secret, vf, source)
+    applied, dropped = [new.moves[-1].move], []
+    queue = list(vf.queued)
+    if queue:
+        unlocked = match.unlock(new, secret)
+        for i, text in enumerate(queue):
+            rep = match.validate(unlocked)
+            seat = rep.seat()
+            why = None
+            if seat is None:
+                why = "the game is over"
+            elif rep.players[seat] != vf.player:
+                why = f"it is {rep.players[seat]}'s turn"
+            else:
+                try:
+                    move = read_move(rep.game, rep.game.view(rep.state, seat), rep.legal(), text)
+                    unlocked = match.extend(unlocked, [move], as_player=vf.player, sign=False)
+                    applied.append(move)
+                    continue
+                except MoveError as e:
+                    why = e.reason if e.clause is None else f"{e.reason} ({e.clause})"
+            dropped.append((text, why))
+            dropped += [(t, "a queued move before it was dropped") for t in queue[i + 1:]]
+            break
+        new = signed(match.publish(unlocked, log), secret)
+    return Taken(new, vf.player, tuple(applied), tuple(dropped))
 
 
 def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> Log:
-    """The referee takes the move a player recorded in their view file.
+    """The referee takes the move a player recorded in their view file
+    (only that one: :func:`take` goes on with the moves queued after it).
 
     Refused, each with one line that names nothing hidden: a file of another
     game, a file whose proof is not this referee's (made up or edited), a

@@ -474,7 +474,11 @@ def forgeries(t: Table) -> list[tuple[str, str, bytes]]:
         if set(t.other_game.legal or ()) - set(legal) else legal[0] + "x"
     added = msgspec.structs.replace(good, legal=(*legal, not_listed))
     add("edited: a move added to the legal list and chosen", mover,
-        referee.choose(msgspec.structs.replace(added, move=None), not_listed))
+        msgspec.structs.replace(added, move=match.sealed(t.log, [(mover, not_listed, None)])[-1]))
+    add("edited: a line of 'since your last move' changed", mover,
+        edit(tree, ("since",), [*tree.get("since", []), "9. bob resigned"]))
+    add("edited: a referee's note added", mover,
+        edit(tree, ("notes",), ["applied: everything"]))
     add("edited: the legal list cut to the move chosen", mover,
         msgspec.structs.replace(good, legal=(move,)))
     add("edited: the legal list reversed", mover,
