@@ -174,6 +174,12 @@ def _texts(value: object) -> list[str]:
     return []
 
 
+#: Moves a player may queue after the one they record (a 15 Days turn is a
+#: handful; a long queue only makes the referee replay the game once more
+#: for each).
+MAX_QUEUE = 32
+
+
 def read_move(game: games.Game, view: msgspec.Struct, listed: tuple[str, ...], typed: str) -> str:
     """The listed move a player typed, read with the game's tolerant reader
     from their view and list alone (so no error hints at what they cannot
@@ -204,6 +210,8 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
         raise UsageError("no move given")
     first, rest = texts[0], texts[1:]
     number = len(vf.log.moves) + 1
+    if len(rest) > MAX_QUEUE:
+        raise UsageError(f"{len(rest)} moves queued: at most {MAX_QUEUE} after the first")
     if vf.move is not None:
         raise ViewFileError(f"the view file already holds {vf.player}'s move {vf.move.move!r}: "
                             "send it to the referee")
@@ -269,7 +277,8 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> T
             else:
                 try:
                     move = read_move(rep.game, rep.game.view(rep.state, seat), rep.legal(), text)
-                    unlocked = match.extend(unlocked, [move], as_player=vf.player, sign=False)
+                    unlocked = signed(match.extend(unlocked, [move], as_player=vf.player,
+                                                   sign=False), secret)
                     applied.append(move)
                     continue
                 except MoveError as e:
