@@ -13,7 +13,6 @@ trailing newline, so two copies of one game are byte-identical.
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 import msgspec
@@ -296,6 +295,8 @@ def schema() -> dict:
 
 def schema_text() -> str:
     """The schema as stable, indented JSON text with a trailing newline."""
+    import json  # only for printing a schema
+
     return json.dumps(schema(), indent=2, sort_keys=True) + "\n"
 
 

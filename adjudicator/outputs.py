@@ -9,7 +9,6 @@ special case.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, Optional
 
 import msgspec
@@ -250,6 +249,8 @@ def _refs(node: Any) -> list[str]:
 
 def schema_text(name: str) -> str:
     """The schema as stable, indented JSON text with a trailing newline."""
+    import json  # only for printing a schema
+
     return json.dumps(schema(name), indent=2, sort_keys=True) + "\n"
 
 

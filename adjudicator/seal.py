@@ -10,7 +10,6 @@ bytes, big-endian, so that no two different lists of fields hash alike.
 from __future__ import annotations
 
 import hashlib
-import secrets
 import struct
 from collections.abc import Iterable, Mapping
 
@@ -121,10 +120,14 @@ def _field(text: str) -> bytes:
 
 
 def new_salt() -> str:
+    import secrets  # loaded when a game starts, not by every command
+
     return secrets.token_hex(16)
 
 
 def new_secret_seed() -> str:
+    import secrets  # loaded when a game starts, not by every command
+
     return secrets.token_hex(16)
 
 
@@ -171,6 +174,8 @@ def _unb64(text: str, size: int) -> bytes | None:
 
 def new_signing_key() -> str:
     """A new private key, as the base64 of its 32 raw bytes."""
+    import secrets
+
     return _b64(secrets.token_bytes(32))
 
 
