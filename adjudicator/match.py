@@ -31,14 +31,23 @@ from .log import FORMAT, SECRET_FORMAT, VERSION, Log, MoveEntry, Secret
 def valid_name(name: str) -> bool:
     """A letter of any script, then up to 23 letters, digits, '_', '.' or '-',
     NFC-normalised: one word on a command line (``Zoë``, ``José``, ``Ελένη``)."""
-    import unicodedata
+    known = _NAMES.get(name)
+    if known is None:
+        import unicodedata
 
-    return (
-        0 < len(name) <= 24
-        and name[0].isalpha()
-        and all(ch.isalnum() or ch in "_.-" for ch in name)
-        and unicodedata.normalize("NFC", name) == name
-    )
+        known = (
+            0 < len(name) <= 24
+            and name[0].isalpha()
+            and all(ch.isalnum() or ch in "_.-" for ch in name)
+            and unicodedata.normalize("NFC", name) == name
+        )
+        if len(_NAMES) < 10_000:
+            _NAMES[name] = known
+    return known
+
+
+#: Names already checked: bulk validation sees the same few thousands of times.
+_NAMES: dict[str, bool] = {}
 
 
 def check_players(game: Game, players: Sequence[str]) -> tuple[str, ...]:
