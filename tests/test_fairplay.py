@@ -133,7 +133,7 @@ def test_a_view_file_accepts_only_a_listed_move(tmp_path: Path) -> None:
     outside = next(t for t in atlas.CARD_TEXT if t not in cards)
     before = (tmp_path / "ann.json").read_bytes()
     r = run("extend", tmp_path / "ann.json", outside, ok=False)
-    assert f"move 1 (ann) '{outside}': not one of the" in r.stderr
+    assert f"move 1 (ann) '{outside}': not one of your legal moves: " in r.stderr
     assert (tmp_path / "ann.json").read_bytes() == before
     r = run("extend", tmp_path / "bob.json", listed[0], ok=False)
     assert "it is ann's turn" in r.stderr

@@ -14,6 +14,7 @@ from ...engine import Scene
 from .cards import (
     CARD_TEXT, END_CLAUSE, ID, NOTATION, PARAMS, PLAYERS, TITLE, TURN_CLAUSE,
 )  # fmt: skip
+from .mail import narrate, read_listed
 from .notation import format_move, parse_move
 from .rules import (
     VIEW, State, apply, fast_apply, legal_moves, outcome, redeal, setup, standing, to_move, view,
@@ -32,6 +33,6 @@ def draw(view: VIEW, scene: Scene) -> str:  # type: ignore[valid-type]
 __all__ = [
     "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "standing", "view", "render", "draw", "fast_apply", "redeal", "narrate", "read_listed",
     "State", "CARD_TEXT",  # tests/test_fairplay.py: the hidden cards of a state
 ]  # fmt: skip

@@ -6,8 +6,8 @@ text in :mod:`.text` and as a picture in :mod:`.picture`. The notation and
 every ruling are in ``notation/q-turn.md``.
 """
 
+from .mail import narrate, read_listed
 from .notation import format_move, parse_move
-from .picture import draw
 from .rules import (
     END_CLAUSE,
     ID,
@@ -33,6 +33,14 @@ from .text import render
 __all__ = [
     "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "redeal", "fast_apply",
+    "standing", "view", "render", "draw", "redeal", "fast_apply", "narrate", "read_listed",
     "PASS",  # tests/test_q_turn.py: a pass is never legal
 ]  # fmt: skip
+
+
+def draw(view, scene):  # type: ignore[no-untyped-def]
+    """The board of a view as an SVG document (see :mod:`.picture`)."""
+    # Imported when first drawn: commands that draw nothing start faster.
+    from .picture import draw as picture
+
+    return picture(view, scene)

@@ -19,19 +19,27 @@ from .cards import (
     BIDDING, END_CLAUSE, GAME_FLOW, ID, NEXT_HAND, NOTATION, PARAMS, PAWNS, PLACEMENT, PLAYERS,
     PREPARATION, TITLE, TURN_CLAUSE, VARIANT, Bid, Place,
 )  # fmt: skip
+from .mail import narrate, read_listed
 from .notation import format_move, parse_move
 from .rules import (
     VIEW, State, apply, fast_apply, hand_points, legal_moves, outcome, redeal, setup, standing,
     to_move, view,
 )  # fmt: skip
-from .picture import draw
 from .text import render
 
 __all__ = [
     "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "standing", "view", "render", "draw", "fast_apply", "redeal", "narrate", "read_listed",
     # used by tests/test_time_palatrix.py and examples/make_time_palatrix.py
     "State", "Bid", "Place", "PAWNS", "hand_points",
     "PREPARATION", "GAME_FLOW", "BIDDING", "PLACEMENT", "NEXT_HAND", "VARIANT",
 ]  # fmt: skip
+
+
+def draw(view, scene):  # type: ignore[no-untyped-def]
+    """The board of a view as an SVG document (see :mod:`.picture`)."""
+    # Imported when first drawn: commands that draw nothing start faster.
+    from .picture import draw as picture
+
+    return picture(view, scene)
