@@ -1245,3 +1245,71 @@ def test_cli_refuses_an_illegal_prediction_with_one_line(tmp_path):
         f"Error: move 1 (ann) '{card}+6T': a prediction is 1 to 5 chips, not 6 (Atlas: Play a Card B)"
     )
     assert path.read_bytes() == before
+
+
+# =====================================================================================
+# Resignation and abandonment (notation/atlas.md, the events of notation/README.md)
+# =====================================================================================
+
+# The sample game of notation/atlas.md up to the Place of 3s: ann 3 points, bob 4
+# (and 2 chips still riding on the face-up 1 of Dawn), cy 7.
+SAMPLE_TO_3N = ["3W", "1W+2T", "3D+2P", "5W+2T", "4W+3T", "3S+3P", "6W", "3N"]
+
+
+def sample_log(moves: list[str]):
+    return match.extend(match.new_log(game.ID, NAMES[:3], "0"), moves)
+
+
+def placed(outcome) -> list[tuple[str, int, int]]:
+    return [(s.player, s.score, s.place) for s in outcome.standings]
+
+
+def test_resigning_ranks_the_others_by_the_score_so_far_and_the_resigner_last():
+    """notation/atlas.md, Resignation: cy leads with 7 points and resigns; bob (4)
+    and ann (3) are ranked by the score so far, cy last whatever their points.
+    bob's chips riding on the face-up 1 of Dawn score nothing and stay there."""
+    log = match.extend(sample_log(SAMPLE_TO_3N), ["@resign"], as_player="cy")
+    rep = match.validate(log)
+    assert placed(log.result) == [("bob", 4, 1), ("ann", 3, 2), ("cy", 7, 3)]
+    assert log.result.winners == ("bob",)
+    assert log.result.details[-1] == "cy resigned: ranked last"
+    assert log.result.details[:-1] == game.standing(rep.state).details
+    assert "1 stack (2 chips) still on face-up cards" in log.result.details[1]
+    with pytest.raises(IllegalMoveError, match="the game is already over"):
+        match.extend(log, ["2D+2T"])
+
+
+def test_resigning_out_of_turn_ties_shared_among_the_others():
+    """notation/atlas.md, Resignation: while nobody has a stack on a face-down
+    card, the others tie on 0 points and 0 stacks and share 1st place (R15),
+    the player who resigned is 3rd: ann resigning in cy's turn, then bob
+    resigning after move 1 (the document's example)."""
+    log = match.extend(sample_log(["3W", "1W+2T"]), ["@resign"], as_player="ann")
+    assert placed(log.result) == [("bob", 0, 1), ("cy", 0, 1), ("ann", 0, 3)]
+    log = match.extend(sample_log(["3W"]), ["@resign"], as_player="bob")
+    assert placed(log.result) == [("ann", 0, 1), ("cy", 0, 1), ("bob", 0, 3)]
+    assert log.result.winners == ("ann", "cy")
+
+
+def test_no_resigning_after_the_last_card():
+    """notation/atlas.md, Resignation: only before the last card is played."""
+    log = logmod.decode((ROOT / "examples" / "atlas" / "3-players.json").read_bytes())
+    with pytest.raises(IllegalMoveError, match="the game is already over"):
+        match.extend(log, ["@resign"], as_player="ann")
+
+
+def test_abandoning_by_agreement_ends_the_game_with_no_result():
+    """notation/atlas.md, Abandoning: once both others accept, no standings, no
+    winner; a rejection, or a card played while the proposal waits, drops it."""
+    log = match.extend(sample_log(SAMPLE_TO_3N), ["@abandon"], as_player="cy")
+    log = match.extend(log, ["@accept"], as_player="ann")
+    assert log.result is None and match.validate(log).seat() == 2  # still cy to move
+    done = match.extend(log, ["@accept"], as_player="bob")
+    assert done.result is not None
+    assert (done.result.standings, done.result.winners) == ((), ())
+    assert done.result.details == ("abandoned by agreement: no result",)
+    for drop in (["@reject"], ["2D+2T"]):
+        who = "bob" if drop == ["@reject"] else "cy"
+        dropped = match.extend(log, drop, as_player=who)
+        with pytest.raises(IllegalMoveError, match="there is no proposal to accept"):
+            match.extend(dropped, ["@accept"], as_player="bob")

@@ -7,6 +7,8 @@ other text: a move spelled another way, an illegal move, garbage. Random
 games from fixed seeds are played with either path, move by move; every
 text that could ever be canonical is tried at every position of some of
 them, and the deal written out for speed is compared with :mod:`chance`.
+``fast_play`` (a whole log's texts at once) must give the seats and the state
+that ``fast_apply`` gives text after text, and stop at the first it refuses.
 """
 
 from __future__ import annotations
@@ -106,8 +108,11 @@ def test_the_deal_written_out_reads_on_after_a_rejected_word(monkeypatch):
     deal must still read the stream as Chance.below does."""
     from adjudicator.chance import Chance
 
+    # The shortcut: no word below _SAFE is ever rejected, for any number of cards.
+    assert rules._SAFE <= min(rules._LIMIT[2:])
     low = tuple(1 << 31 if n else 0 for n in range(33))  # about half the words rejected
     monkeypatch.setattr(rules, "_LIMIT", low)
+    monkeypatch.setattr(rules, "_SAFE", min(low[2:]))  # below every limit: never rejected
     for seed in ("0", "1", "x"):
         chance = Chance(seed, "deck")
         expected = list(range(28))
@@ -143,3 +148,55 @@ def _draws(seed: str) -> int:
         second += second >= first
         if first // 8 != second // 8 and first % 8 != second % 8:
             return draws
+
+
+def random_game(players: int, seed: str):
+    """A random game: its texts, the seat that played each, and the state before
+    each text and after the last (from fast_apply)."""
+    rng = random.Random(f"whole/{players}/{seed}")
+    state = game.setup({}, NAMES[:players], seed)
+    texts, seats, states = [], [], [state]
+    while (seat := game.to_move(state)) is not None:
+        text = rng.choice([game.format_move(state, m) for m in game.legal_moves(state)])
+        state = game.fast_apply(state, text)
+        texts.append(text)
+        seats.append(seat)
+        states.append(state)
+    return texts, seats, states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_play_is_fast_apply_move_after_move(players):
+    """fast_play of any stretch of a game gives the seats that played it and
+    exactly the state fast_apply reaches, the last play (End of Game) included;
+    nothing is played once the game is over."""
+    for k in range(12):
+        texts, seats, states = random_game(players, f"play-{k}")
+        for start in range(0, len(texts) + 1, 4):
+            for stop in range(start, len(texts) + 1):
+                got = rules.fast_play(states[start], texts[start:stop])
+                assert got == (seats[start:stop], states[stop]), (start, stop)
+        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+        assert states[-1].seat == -1
+        assert rules.fast_play(states[-1], texts) == ([], states[-1])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players):
+    """A text that is not the canonical notation of a legal move (another
+    spelling, an illegal move, an event) stops fast_play before it: the seats
+    and the state are those of the texts before it. Every text that can ever be
+    canonical is tried at some positions."""
+    rng = random.Random(f"stop/{players}")
+    for k in range(6):
+        texts, seats, states = random_game(players, f"stop-{k}")
+        for at in rng.sample(range(len(texts)), 6):
+            refused = [t for t in EVERY_CANONICAL if game.fast_apply(states[at], t) is None]
+            refused += spelled_otherwise(texts[at]) + ["@resign", "", "garbage"]
+            for bad in rng.sample(refused, 25) + refused[-3:]:
+                got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+                assert got == (seats[:at], states[at]), (at, bad)
+            for text in EVERY_CANONICAL:
+                after = game.fast_apply(states[at], text)
+                want = ([seats[at]], after) if after is not None else ([], states[at])
+                assert rules.fast_play(states[at], [text]) == want, text

@@ -17,7 +17,7 @@ from .cards import (
 from .mail import narrate, read_listed
 from .notation import format_move, parse_move
 from .rules import (
-    VIEW, State, apply, fast_apply, legal_moves, outcome, redeal, setup, standing, to_move, view,
+    VIEW, State, apply, fast_apply, fast_play, legal_moves, outcome, redeal, setup, standing, to_move, view,
 )  # fmt: skip
 from .text import render
 
@@ -33,6 +33,6 @@ def draw(view: VIEW, scene: Scene) -> str:  # type: ignore[valid-type]
 __all__ = [
     "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal", "narrate", "read_listed",
+    "standing", "view", "render", "draw", "fast_apply", "fast_play", "redeal", "narrate", "read_listed",
     "State", "CARD_TEXT",  # tests/test_fairplay.py: the hidden cards of a state
 ]  # fmt: skip

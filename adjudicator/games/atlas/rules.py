@@ -9,15 +9,17 @@ Place. So a Time or a Place is judged, and a play made, with a few integer
 operations instead of walks over 32 places. Validation replays every move of
 every log, so :func:`fast_apply` (the text of a move to the next state) does
 only what a play needs; :func:`apply` runs the very same code and, when it
-refuses, works out why. The deal, also made for every log, reads the
+refuses, works out why; :func:`fast_play` plays a whole log's texts at once
+and builds only the last state. The deal, also made for every log, reads the
 seed's stream in blocks (see :func:`_shuffled`).
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from hashlib import sha256
+from operator import add as _add, ge as _ge, mod as _mod
 from typing import NamedTuple
 
 import msgspec
@@ -142,26 +144,36 @@ _BITS = tuple(1 << c for c in range(CARDS))
 _WORD = 1 << 32
 _LIMIT = tuple(_WORD - _WORD % n if n else 0 for n in range(CARDS + 1))
 _BLOCK = struct.Struct(">8I")
+_COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(CARDS // 8))
+#: A word below this is never rejected, whatever the number of items (up to 32):
+#: a word is rejected only at or above _LIMIT[n], and 2**32 - _LIMIT[n] < n.
+_SAFE = _WORD - CARDS
+#: For a shuffle whose last position is k: the positions k, k - 1, ..., 1 in the
+#: order Fisher-Yates visits them, and the number of places each chooses from.
+_POSITIONS = tuple(tuple(range(k, 0, -1)) for k in range(CARDS))
+_CHOICES = tuple(tuple(range(k + 1, 1, -1)) for k in range(CARDS))
 
 
 def _shuffled(seed: str, label: str, items: list[int]) -> list[int]:
     """``chance.shuffled(seed, label, items)``, written out: the same SHA-256
     words, the same rejection and the same Fisher-Yates order (the tests
-    compare the two). Every log validated is dealt first, and two method calls
-    a card made the deal cost a third as much as replaying all the moves."""
-    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
+    compare the two). Every log validated is dealt first, so the words are
+    read a block at a time, checked for a rejection at once and reduced by
+    ``map``: only the swaps are left to a loop."""
     out = list(items)
     last = len(out) - 1
+    if last < 1:
+        return out
     if last >= CARDS:
         return shuffled(seed, label, items)  # never: Atlas shuffles at most 32 cards
-    words: list[int] = []
-    for counter in range((last + 7) // 8):  # a word a position, if none is rejected
-        words += _BLOCK.unpack(sha256(prefix + counter.to_bytes(8, "big")).digest())
-    for i in range(last, 0, -1):
-        w = words[last - i]
-        if w >= _LIMIT[i + 1]:  # rejected: fewer than 1 word in 10**8 is
-            return _shuffled_with_rejections(prefix, list(items))
-        j = w % (i + 1)
+    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
+    words: tuple[int, ...] = ()
+    for counter in _COUNTERS[: (last + 7) // 8]:  # a word a position, if none is rejected
+        words += _BLOCK.unpack(sha256(prefix + counter).digest())
+    choices = _CHOICES[last]
+    if max(words) >= _SAFE and any(map(_ge, words, map(_LIMIT.__getitem__, choices))):
+        return _shuffled_with_rejections(prefix, out)  # fewer than 1 word in 10**8 is
+    for i, j in zip(_POSITIONS[last], map(_mod, words, choices)):
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -191,13 +203,15 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     if n == 4:
         first, second = _starting_cards(seed)
         up = 1 << first | 1 << second
-        cards = [c for c in cards if c != first and c != second]
+        cards = cards.copy()
+        cards.remove(first)
+        cards.remove(second)
     # Game Set Up 5-7: shuffle, 7 cards each, then the cards removed unseen, then
     # the draw pile (empty with 4 players: 30 = 4 * 7 + 2).
     cards = _shuffled(seed, "deck", cards)
     dealt = HAND_SIZE * n
     bits = _BITS.__getitem__
-    held = tuple(sum(map(bits, cards[HAND_SIZE * i : HAND_SIZE * (i + 1)])) for i in range(n))
+    held = tuple([sum(map(bits, cards[k : k + HAND_SIZE])) for k in range(0, dealt, HAND_SIZE)])
     cut = dealt + REMOVED[n]
     return State(
         players, up, 0, (), 0, 0, (CHIPS[n],) * n, held, tuple(cards[cut:]),
@@ -268,6 +282,14 @@ _CARD_MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
 )  # fmt: skip
 
 
+#: For each 8-bit mask of a row, the columns (0-7) it holds, in order.
+_COLUMNS: list[tuple[int, ...]] = [()]
+for _k in range(NUMBERS):
+    _COLUMNS += [cols + (_k,) for cols in _COLUMNS]
+#: For each card, the other three places of its column (as in _GEOMETRY).
+_OTHERS = tuple(g[3] for g in _GEOMETRY)
+
+
 def legal_moves(state: State) -> tuple[Move, ...]:
     seat = state.seat
     if seat < 0:
@@ -277,28 +299,35 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     occupied = up | down
     alone = _CARD_MOVES[0]
     betting = _CARD_MOVES[min(MAX_BET, state.chips[seat])]
-    geometry = _GEOMETRY
+    others_of = _OTHERS
     moves: list[Move] = []
     hand = state.held[seat]
-    while hand:
-        bit = hand & -hand
-        hand ^= bit
-        card = bit.bit_length() - 1
-        # completes(), written out (as in _advance), as a yes or no.
-        _, row, below_row, others = geometry[card]
-        showing = up & row
-        if showing.bit_count() >= 3:
-            stretch = (occupied | bit) & row
-            above = stretch >> card
-            end = (~above & (above + 1)).bit_length() + card - 1
-            start = (~stretch & (bit - 1) | below_row).bit_length()
-            if ((showing | bit) & ((1 << end) - (1 << start))).bit_count() >= 4:
+    # Row by row (a hand holds few cards of a row), completes() written out
+    # (as in _advance) as a yes or no: only a row with 3 face-up cards can
+    # make a Time.
+    for base in (0, 8, 16, 24):
+        columns = _COLUMNS[hand >> base & 0xFF]
+        if not columns:
+            continue
+        showing = up >> base & 0xFF
+        timed = showing.bit_count() >= 3
+        occupied_row = occupied >> base & 0xFF
+        for col in columns:
+            card = base + col
+            if timed:
+                bit = 1 << col
+                stretch = occupied_row | bit
+                above = stretch >> col
+                end = (~above & (above + 1)).bit_length() + col - 1
+                start = (~stretch & (bit - 1)).bit_length()
+                if ((showing | bit) & ((1 << end) - (1 << start))).bit_count() >= 4:
+                    moves += alone[card]
+                    continue
+            others = others_of[card]
+            if occupied & others == others and not (f := down & others) & (f - 1):
                 moves += alone[card]
-                continue
-        if occupied & others == others and not (f := down & others) & (f - 1):
-            moves += alone[card]
-        else:
-            moves += betting[card]
+            else:
+                moves += betting[card]
     return tuple(moves)
 
 
@@ -389,29 +418,29 @@ def _advance(
     This is :func:`fast_apply`: a text is found only if it is the canonical
     spelling of a move. :func:`apply` gives a Move (and the table of Moves),
     and says why when the answer is None. The hot path of validation and
-    self-play, so :func:`completes` is written out here, and nothing is built
-    that the state does not need."""
+    self-play, so :func:`completes` is written out here, each kind of play
+    builds its state at once, and what is rare (a player passed over, chips
+    discarded, the end of the game) is left to other functions."""
     entry = table.get(key)
     if entry is None:
         return None  # not canonical, or no position allows it (7 chips, say)
     card, bit, row, below_row, others, side, chips, new = entry
     seat = state.seat
-    if seat < 0:
-        return None
     held = state.held
-    hand = held[seat]
+    hand = held[seat]  # once the game is over (seat -1), every hand is empty
     if not hand & bit:
         return None
     up = state.up
     down = state.down
-    # Time and Place, as in completes().
+    # Time and Place, as in completes(): ``time`` and ``place`` stay 0 unless
+    # the card's row has 3 cards face up, or its column is full.
     time = place = 0
     showing = up & row
     if showing.bit_count() >= 3:
-        occupied = (up | down | bit) & row
-        above = occupied >> card
+        stretch = (up | down | bit) & row
+        above = stretch >> card
         end = (~above & (above + 1)).bit_length() + card - 1
-        start = (~occupied & (bit - 1) | below_row).bit_length()
+        start = (~stretch & (bit - 1) | below_row).bit_length()
         run = (showing | bit) & ((1 << end) - (1 << start))
         if run.bit_count() >= 4:
             time = run
@@ -419,78 +448,195 @@ def _advance(
         flipped = down & others
         if not flipped & (flipped - 1):
             place = up & others | bit
-    up |= bit
-    stacks = state.stacks
-    on_time = state.on_time
-    on_place = state.on_place
-    supply = state.chips
-    if time or place:
-        if side:
-            return None  # Play a Card A: no prediction on a card that completes
-        # Play a Card A: the completed cards flip; chips predicting what was
-        # completed stay, as scored, and the others are discarded for good.
-        flips = time | place
-        up &= ~flips
-        down |= flips
-        wrong = on_time & place | on_place & time
-        if wrong:
-            stacks = tuple([s for s in stacks if not wrong >> s[0] & 1])  # s[0]: its card
-            on_time &= ~wrong
-            on_place &= ~wrong
-    elif side:
+    if side and (time or place):
+        return None  # Play a Card A: no prediction on a card that completes
+    hands = list(held)
+    deck = state.deck
+    if deck:
+        # Draw a Card: the top card of the draw pile, automatically.
+        hands[seat] = hand ^ bit | 1 << deck[0]
+        deck = deck[1:]
+    else:
+        hands[seat] = hand ^ bit
+    # Play continues clockwise; a player with no card left is passed over.
+    nxt = (seat + 1) % len(hands)
+    if not hands[nxt]:
+        nxt = _next_with_cards(hands, seat)  # -1: every hand is empty
+    if side:
+        supply = state.chips
         have = supply[seat]
         if chips > have:
             return None  # Play a Card B: not more chips than the player has
-        stacks += (new[seat],)
-        if side == TIME:
-            on_time |= bit
-        else:
-            on_place |= bit
         left = list(supply)
         left[seat] = have - chips
-        supply = tuple(left)
-    deck = state.deck
-    hand ^= bit
-    if deck:
-        # Draw a Card: the top card of the draw pile, automatically.
-        hand |= 1 << deck[0]
-        deck = deck[1:]
-    hands = list(held)
-    hands[seat] = hand
+        if side == TIME:
+            after = State(
+                state.players, up | bit, down, state.stacks + (new[seat],), state.on_time | bit,
+                state.on_place, tuple(left), tuple(hands), deck, state.removed, nxt, card,
+                state.played + 1, state.unscored,
+            )  # fmt: skip
+        else:
+            after = State(
+                state.players, up | bit, down, state.stacks + (new[seat],), state.on_time,
+                state.on_place | bit, tuple(left), tuple(hands), deck, state.removed, nxt, card,
+                state.played + 1, state.unscored,
+            )  # fmt: skip
+    elif time or place:
+        # Play a Card A: the completed cards flip; chips predicting what was
+        # completed stay, as scored, and the others are discarded for good.
+        flips = time | place
+        stacks = state.stacks
+        on_time = state.on_time
+        on_place = state.on_place
+        wrong = on_time & place | on_place & time
+        if wrong:
+            stacks = _discarded(stacks, wrong)
+            on_time &= ~wrong
+            on_place &= ~wrong
+        after = State(
+            state.players, (up | bit) & ~flips, down | flips, stacks, on_time, on_place,
+            state.chips, tuple(hands), deck, state.removed, nxt, card, state.played + 1,
+            state.unscored,
+        )  # fmt: skip
+    else:
+        after = State(
+            state.players, up | bit, down, state.stacks, state.on_time, state.on_place,
+            state.chips, tuple(hands), deck, state.removed, nxt, card, state.played + 1,
+            state.unscored,
+        )  # fmt: skip
+    return after if nxt >= 0 else _ended(after)
+
+
+def _discarded(stacks: tuple[Stack, ...], wrong: int) -> tuple[Stack, ...]:
+    """The stacks not on the cards of the mask ``wrong``."""
+    return tuple([s for s in stacks if not wrong >> s.card & 1])
+
+
+def _next_with_cards(hands: list[int], seat: int) -> int:
+    """The seat after ``seat``, clockwise, that still holds a card; -1 if none
+    does. A player with no card left is passed over (this cannot happen with
+    the rule text's deal, see ruling R13)."""
     n = len(hands)
-    # Play continues clockwise; a player with no card left is passed over (this
-    # cannot happen with the rule text's deal, see ruling R13).
-    nxt = seat + 1 if seat + 1 < n else 0
-    if not hands[nxt]:
-        nxt = next((s % n for s in range(seat + 2, seat + n + 1) if hands[s % n]), -1)
-        if nxt < 0:
-            return _ended(state, up, down, stacks, on_time, on_place, supply, tuple(hands), card)
-    return State(
-        state.players, up, down, stacks, on_time, on_place, supply, tuple(hands), deck,
-        state.removed, nxt, card, state.played + 1, state.unscored,
-    )  # fmt: skip
+    return next((s % n for s in range(seat + 2, seat + n + 1) if hands[s % n]), -1)
 
 
-def _ended(
-    state: State, up: int, down: int, stacks: tuple[Stack, ...], on_time: int, on_place: int,
-    supply: tuple[int, ...], held: tuple[int, ...], card: int,
-) -> State:  # fmt: skip
-    """The last play's state (End of Game): chips still on face-up cards are
-    removed unscored. Every hand is empty, so the draw pile is too."""
-    lost = [0] * len(held)
-    for s in stacks:
+def _ended(state: State) -> State:
+    """The state of the last play (End of Game), every hand and so the draw
+    pile empty: chips still on face-up cards are removed unscored."""
+    up, down = state.up, state.down
+    lost = [0] * len(state.held)
+    for s in state.stacks:
         if up >> s.card & 1:
             lost[s.seat] += s.chips
-    kept = tuple([s for s in stacks if down >> s.card & 1])
-    return State(
-        state.players, up, down, kept, on_time & down, on_place & down, supply, held, (),
-        state.removed, -1, card, state.played + 1, tuple(lost),
+    kept = tuple([s for s in state.stacks if down >> s.card & 1])
+    return _replace(
+        state, stacks=kept, on_time=state.on_time & down, on_place=state.on_place & down,
+        deck=(), seat=-1, unscored=tuple(lost),
     )  # fmt: skip
 
 
 #: The engine's fast path: the state after the move written ``text`` if that
 #: is the canonical notation of a legal move here, else None.
 fast_apply = _advance
+
+
+def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
+    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
+    from ``state`` for as long as each is the canonical notation of a legal
+    move. The seats that played them, one per text played, and the state
+    after the last; fewer seats than texts when ``texts[len(seats)]`` is
+    refused (the checked path then says why).
+
+    The state after every text is exactly :func:`fast_apply`'s (the tests
+    compare the two move by move), but only the last is built: between
+    moves the position lives in local variables and lists changed in place,
+    which takes a third off the cost of a move. Whether each text was
+    written by the player whose seat it lists is for the caller to check.
+
+    >>> start = setup({}, ("ann", "bob"), "doc")
+    >>> seats, after = fast_play(start, ["2D+1T", "5D", "7w", "7W"])
+    >>> seats, after == fast_apply(fast_apply(start, "2D+1T"), "5D")
+    ([0, 1], True)
+    """
+    up, down = state.up, state.down
+    stacks = list(state.stacks)
+    on_time, on_place = state.on_time, state.on_place
+    supply = list(state.chips)
+    hands = list(state.held)
+    deck = state.deck
+    size = len(deck)
+    drawn = 0  # cards taken from the top of the draw pile so far
+    seat = state.seat
+    card = state.last
+    seats: list[int] = []
+    record = seats.append
+    table = _BY_TEXT
+    n = len(hands)
+    for text in texts:
+        try:
+            entry = table[text]
+        except KeyError:
+            break  # not canonical, or no position allows it
+        card_, bit, row, below_row, others, side, chips, new = entry
+        hand = hands[seat]  # once the game is over (seat -1), every hand is empty
+        if not hand & bit:
+            break
+        # Time and Place, as in completes() and _advance.
+        time = place = 0
+        showing = up & row
+        if showing.bit_count() >= 3:
+            stretch = (up | down | bit) & row
+            above = stretch >> card_
+            end = (~above & (above + 1)).bit_length() + card_ - 1
+            start = (~stretch & (bit - 1) | below_row).bit_length()
+            run = (showing | bit) & ((1 << end) - (1 << start))
+            if run.bit_count() >= 4:
+                time = run
+        if (up | down) & others == others:
+            flipped = down & others
+            if not flipped & (flipped - 1):
+                place = up & others | bit
+        if side:
+            if time or place:
+                break  # Play a Card A: no prediction on a card that completes
+            have = supply[seat]
+            if chips > have:
+                break  # Play a Card B: not more chips than the player has
+            supply[seat] = have - chips
+            stacks.append(new[seat])
+            if side == TIME:
+                on_time |= bit
+            else:
+                on_place |= bit
+            up |= bit
+        elif time or place:
+            flips = time | place
+            up = (up | bit) & ~flips
+            down |= flips
+            wrong = on_time & place | on_place & time
+            if wrong:
+                stacks = list(_discarded(tuple(stacks), wrong))
+                on_time &= ~wrong
+                on_place &= ~wrong
+        else:
+            up |= bit
+        if drawn < size:
+            hands[seat] = hand ^ bit | 1 << deck[drawn]
+            drawn += 1
+        else:
+            hands[seat] = hand ^ bit
+        record(seat)
+        card = card_
+        seat = (seat + 1) % n
+        if not hands[seat]:
+            seat = _next_with_cards(hands, seats[-1])
+    if not seats:
+        return seats, state
+    after = State(
+        state.players, up, down, tuple(stacks), on_time, on_place, tuple(supply), tuple(hands),
+        deck[drawn:], state.removed, seat, card, state.played + len(seats), state.unscored,
+    )  # fmt: skip
+    return seats, after if seat >= 0 else _ended(after)
 
 
 # --- scoring (End of Game and Final Scoring) -------------------------------------------------
@@ -512,12 +658,10 @@ _POINTS, _CHIPS, _STACKS = _Counted("point"), _Counted("chip"), _Counted("stack"
 
 
 def _stacks_words(chips: list[int]) -> str:
-    if not chips:
-        return "no stack"
-    if len(chips) == 1:
-        return f"1 stack ({_CHIPS[chips[0]]})"
-    sizes = " + ".join(map(str, chips))
-    return f"{_STACKS[len(chips)]} ({sizes} = {_CHIPS[sum(chips)]})"
+    k = len(chips)
+    if k > 1:
+        return f"{_STACKS[k]} ({' + '.join(map(str, chips))} = {_CHIPS[sum(chips)]})"
+    return f"1 stack ({_CHIPS[chips[0]]})" if k else "no stack"
 
 
 def _ordinal(n: int) -> str:
@@ -525,40 +669,44 @@ def _ordinal(n: int) -> str:
 
 
 def standing(state: State) -> Outcome:
+    # Validation scores every log it replays: maps and joins, where they
+    # can, rather than loops.
     players = state.players
     n = len(players)
     over = state.seat < 0
-    # Per seat, the chips of each stack on a face-down card (scored) and on a
-    # face-up card (riding), in row order of the cards.
-    scored: list[list[int]] = [[] for _ in range(n)]
-    riding: list[list[int]] = [[] for _ in range(n)]
+    # Per seat (4 lists, whatever the number of players), the chips of each
+    # stack on a face-down card (scored) and on a face-up card (riding), in
+    # row order of the cards.
+    scored: list[list[int]] = [[], [], [], []]
+    riding: list[list[int]] = [[], [], [], []]
     down = state.down
     for card, seat, _, chips in sorted(state.stacks):
         (scored if down >> card & 1 else riding)[seat].append(chips)
-    points = [sum(c) for c in scored]
-    stacks = [len(c) for c in scored]
-    score = [p + k for p, k in zip(points, stacks)]
-    # Most points; ties to the most stacks; still tied, the place is shared.
-    order = sorted(range(n), key=lambda p: (-score[p], -stacks[p], p))
+    points = list(map(sum, scored))
+    stacks = list(map(len, scored))
+    score = list(map(_add, points, stacks))
+    # Most points; ties to the most stacks (a stable sort keeps seat order);
+    # still tied, the place is shared.
+    rank = list(zip(score, stacks))
+    order = sorted(range(n), key=rank.__getitem__, reverse=True)
     places = [1] * n
     for i in range(1, n):
-        hi, lo = order[i - 1], order[i]
-        tied = score[hi] == score[lo] and stacks[hi] == stacks[lo]
-        places[i] = places[i - 1] if tied else i + 1
-    details = []
-    for p in range(n):
-        line = (
-            f"{players[p]}: {_stacks_words(scored[p])} on face-down cards - "
-            f"{_POINTS[points[p]]} for chips + {_POINTS[stacks[p]]} for stacks = "
-            f"{_POINTS[score[p]]}"
-        )
-        if riding[p] and not over:
-            line += f"; {_stacks_words(riding[p])} still on face-up cards"
-        details.append(line)
-    unscored = state.unscored
-    if over and any(unscored):
-        lost = ", ".join(f"{players[p]} {unscored[p]}" for p in range(n) if unscored[p])
-        details.append(f"chips left on face-up cards at the end, removed unscored: {lost}")
+        places[i] = places[i - 1] if rank[order[i]] == rank[order[i - 1]] else i + 1
+    details = [
+        f"{players[p]}: {_stacks_words(scored[p])} on face-down cards - "
+        f"{_POINTS[points[p]]} for chips + {_POINTS[stacks[p]]} for stacks = "
+        f"{_POINTS[score[p]]}"
+        for p in range(n)
+    ]
+    if over:
+        unscored = state.unscored
+        if any(unscored):
+            lost = ", ".join([f"{players[p]} {unscored[p]}" for p in range(n) if unscored[p]])
+            details.append(f"chips left on face-up cards at the end, removed unscored: {lost}")
+    else:
+        for p in range(n):
+            if riding[p]:
+                details[p] += f"; {_stacks_words(riding[p])} still on face-up cards"
     for i in range(n - 1):
         hi, lo = order[i], order[i + 1]
         if score[hi] != score[lo]:
@@ -575,10 +723,11 @@ def standing(state: State) -> Outcome:
                 f"{_STACKS[stacks[hi]]}: they share {_ordinal(places[i])} place "
                 f"({END_CLAUSE})"
             )
-    standings = tuple(
-        Standing(player=players[p], score=score[p], place=places[i]) for i, p in enumerate(order)
-    )
-    winners = tuple(players[p] for i, p in enumerate(order) if places[i] == 1)
+    standings = tuple([
+        Standing(player=players[p], score=score[p], place=place)
+        for p, place in zip(order, places)
+    ])  # fmt: skip
+    winners = tuple(map(players.__getitem__, order[: places.count(1)]))
     return Outcome(standings=standings, winners=winners, details=tuple(details))
 
 
