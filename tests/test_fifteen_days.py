@@ -42,7 +42,7 @@ SEASONS = ("Sp", "Su", "Au", "Wi")
 SP, SU, AU, WI = range(4)
 OTTER, FROG, SQUIRREL, RABBIT = range(4)  # the token of Spring, Summer, Autumn, Winter
 CORNER = {"TL": 0, "TR": 1, "BL": 2, "BR": 3}
-DEFAULTS = {"first-player": "drawn", "feathers": "one-per-turn"}
+DEFAULTS = {"first-player": "drawn", "feathers": "one-per-turn", "wild": "any"}
 
 
 # --- vocabulary ----------------------------------------------------------------------
@@ -109,10 +109,12 @@ def position(
     feather_supply: int | None = None,
     wilds: int = 8,
     rule: str = "one-per-turn",
+    wild: str = "any",
     **fields,
 ):
     """A position at the start of ``seat``'s turn (or as ``fields`` say)."""
-    state = fd.setup({"first-player": "seat-0", "feathers": rule}, NAMES[:players], "pos")
+    state = fd.setup({"first-player": "seat-0", "feathers": rule, "wild": wild},
+                     NAMES[:players], "pos")
     hs = [()] * players
     for s, text in (hands or {}).items():
         hs[s] = tuple(sorted(cards(text)))
@@ -458,7 +460,14 @@ def test_wild_discard_two_matching_cards_then_place_it():
     assert refused(state, "XWi1").clause == "15 Days: Take 1 wild card"
     state = play(state, "XAu6", "XSu2")
     assert discards(state) == ["Au6", "Su2"]
-    assert set(legal(state)) == {"WSu4", "WSu5", "WSu6", "WAu1", "WAu2", "WAu3", "WAu4"}
+    # wild=any (the default): every missing value of Summer and Autumn, and any value
+    # of Spring and Winter, new to the board, with the side of their free corner
+    # (both sides have one); by card, L before R.
+    assert legal(state) == (
+        [f"WSp{v}{side}" for v in range(1, 7) for side in "LR"]
+        + ["WSu4", "WSu5", "WSu6", "WAu1", "WAu2", "WAu3", "WAu4"]
+        + [f"WWi{v}{side}" for v in range(1, 7) for side in "LR"]
+    )
     state = play(state, "WSu5")
     assert corners(state) == {"TR": "Su 1 2 3 5*", "TL": "Au 5 6"}
     assert state.wild_supply == 7 and hand(state) == ["Wi1"] and state.actions == 1
@@ -495,22 +504,39 @@ def test_wild_cannot_be_the_second_wild_of_a_season():
     b = board(TR="Su 1 2 3 5*", TL="Au 6 5")
     state = play(position(hands={0: "Su2 Au6"}, boards={0: b}), "W", "XSu2", "XAu6")
     assert refused(state, "WSu6").clause == "15 Days: Take 1 wild card"
-    assert all(t.startswith("WAu") for t in legal(state))
+    assert not any(t.startswith("WSu") for t in legal(state))
+    assert "WAu1" in legal(state)
     assert corners(play(state, "WAu1"))["TL"] == "Au 1* 5 6"
 
 
 def test_wild_goes_on_a_missing_value_of_a_season_on_the_board():
-    """Take 1 wild card: "in place of a missing value": not a value already there,
-    not a season without a corner (R8)."""
-    state = play(position(hands={0: "Su2 Au6"}, boards={0: WILD_BOARD}), "W", "XSu2", "XAu6")
+    """Take 1 wild card: "in place of a missing value": not a value already there;
+    with wild=board (rules version 1) not a season without a corner either (R8)."""
+    state = play(position(hands={0: "Su2 Au6"}, boards={0: WILD_BOARD}, wild="board"),
+                 "W", "XSu2", "XAu6")
     assert refused(state, "WSu3").clause == "15 Days: Take 1 wild card"
-    assert refused(state, "WWi3").clause == "15 Days: Take 1 wild card"
+    err = refused(state, "WWi3")
+    assert err.clause == "15 Days: Take 1 wild card"
+    assert str(err).startswith("no Winter on your board")
+    assert refused(state, "WWi3L").clause == "15 Days: Take 1 wild card"
+    assert legal(state) == ["WSu4", "WSu5", "WSu6", "WAu1", "WAu2", "WAu3", "WAu4"]
 
 
 def test_wild_impossible_when_no_value_is_missing():
-    """R8: every season on the board already has a wild or all six values: W refused."""
+    """R8: every season on the board already has a wild or all six values, and (with
+    wild=any) no corner is free: W refused."""
     b = board(TR="Su 1 2 3 4 5 6", TL="Au 6 5 1*")
+    state = position(hands={0: "Su2 Au6"}, boards={0: b}, wild="board")
+    assert "W" not in legal(state)
+    assert refused(state, "W").clause == "15 Days: Take 1 wild card"
+    # wild=any: a free corner takes the wild of a season new to the board.
     state = position(hands={0: "Su2 Au6"}, boards={0: b})
+    assert "W" in legal(state)
+    state = play(state, "W", "XSu2", "XAu6")
+    assert legal(state) == [f"W{season}{v}{side}" for season in ("Sp", "Wi")
+                            for v in range(1, 7) for side in "LR"]
+    full = board(TR="Su 1 2 3 4 5 6", TL="Au 6 5 1*", BL="Wi 6 5 4*", BR="Sp 1 2 3 4 5 6")
+    state = position(hands={0: "Su2 Au6"}, boards={0: full})
     assert "W" not in legal(state)
     assert refused(state, "W").clause == "15 Days: Take 1 wild card"
 
@@ -519,8 +545,10 @@ def test_wild_replaced_by_the_real_card_moves_to_another_missing_value():
     """Take 1 wild card: "In future Play cards actions, you can replace a wild card with
     the corresponding missing value. Then, move the wild card to replace another missing
     value." Su 1 2 3 5*: Su5 is the highest of the ascending corner: 1 card to pay; then
-    the wild moves (here to Au4: the Autumn corner had no wild)."""
-    state = position(hands={0: "Su5 Wi1 Wi2"}, boards={0: board(TR="Su 1 2 3 5*", TL="Au 6 5")})
+    the wild moves (here to Au4: the Autumn corner had no wild). With wild=board only
+    to a season on the board."""
+    state = position(hands={0: "Su5 Wi1 Wi2"}, boards={0: board(TR="Su 1 2 3 5*", TL="Au 6 5")},
+                     wild="board")
     state = play(state, "PSu5")
     assert state.phase == "pay" and state.owe == 1
     state = play(state, "XWi1")
@@ -558,6 +586,137 @@ def test_wild_placed_then_replaced_then_moved_in_one_turn():
     state = play(state, "PSu4", "XWi1", "WAu1", "E")
     assert corners(state) == {"TR": "Su 1 2 3 4", "TL": "Au 1* 5 6"}
     assert state.seat == 1
+
+
+# --- the parameter wild: "in any Season" (any, the default) or a season on the board ---
+
+
+def test_wild_any_opens_a_season_new_to_the_board():
+    """Take 1 wild card: "You then place that wild card in any Season, in place of a
+    missing value" (wild=any, R8): Winter is not on ann's board, so every Winter value
+    is missing; the wild opens a corner for Winter as a first card would (R9), the side
+    said when both sides have a free corner, the top corner of the side first."""
+    state = play(position(hands={0: "Su2 Au6"}, boards={0: WILD_BOARD}), "W", "XSu2", "XAu6")
+    with pytest.raises(AmbiguousMoveError) as info:
+        fd.apply(state, fd.parse_move(state, "wild winter 3"))
+    assert info.value.clause == "15 Days: Take 1 wild card"
+    assert "WWi3L or WWi3R" in str(info.value)
+    assert fd.format_move(state, fd.parse_move(state, "wild winter 3 right")) == "WWi3R"
+    after = play(state, "WWi3R")
+    # Summer holds the top-right corner: Winter takes the bottom-right one.
+    assert corners(after) == {"TL": "Au 5 6", "TR": "Su 1 2 3", "BR": "Wi 3*"}
+    assert after.wild_supply == 7 and after.actions == 1 and after.phase == "act"
+    after = play(state, "WWi3L")
+    assert corners(after) == {"TL": "Au 5 6", "TR": "Su 1 2 3", "BL": "Wi 3*"}
+    # wild=board: the same position refuses it.
+    board_rule = play(position(hands={0: "Su2 Au6"}, boards={0: WILD_BOARD}, wild="board"),
+                      "W", "XSu2", "XAu6")
+    assert refused(board_rule, "WWi3R").clause == "15 Days: Take 1 wild card"
+
+
+def test_wild_any_side_not_written_when_only_one_side_is_free():
+    """R8, R9: with one free corner the side is no choice: not written; typed anyway it
+    is checked (the other side is refused) and dropped, as for a card played."""
+    b = board(TL="Au 6 5", TR="Su 1 2 3", BL="Wi 1 2")
+    state = play(position(hands={0: "Su2 Au6"}, boards={0: b}), "W", "XSu2", "XAu6")
+    assert legal(state) == (
+        [f"WSp{v}" for v in range(1, 7)] + ["WSu4", "WSu5", "WSu6"]
+        + ["WAu1", "WAu2", "WAu3", "WAu4", "WWi3", "WWi4", "WWi5", "WWi6"]
+    )
+    assert fd.format_move(state, fd.parse_move(state, "WSp4R")) == "WSp4"
+    assert refused(state, "WSp4L").clause == "15 Days: Take 1 wild card"
+    assert refused(state, "WAu4R").clause == "15 Days: Take 1 wild card"  # Autumn is left
+    assert fd.format_move(state, fd.parse_move(state, "WAu4L")) == "WAu4"
+    state = play(state, "WSp4")
+    assert corners(state)["BR"] == "Sp 4*"
+
+
+def test_wild_any_a_corner_holding_only_a_wild():
+    """A corner whose season holds only a wild is not empty (no -2) and scores its run
+    of 1 (R18); it is that season's corner: its cards go there, no side is chosen, and
+    the wild counts as its value in the order (R10)."""
+    b = board(TL="Au 6 5", TR="Su 1 2 3", BL="Wi 3*")
+    out = scored(3, {0: b})
+    assert out.standings[0].player == "ann" and out.standings[0].score == 2 + 3 + 1 - 2
+    v = fd.view(position(boards={0: b}), 0)
+    wi = v.players[0].corners[2]
+    assert (wi.season, wi.cards, wi.run, wi.complete) == ("Wi", ("Wi3*",), 1, False)
+    assert v.players[0].wilds == 1 and v.players[0].score == 4
+    text = fd.render(v, Style(unicode=True))
+    assert "Winter  3*" in text and max(len(line) for line in text.splitlines()) <= 72
+    state = position(hands={0: "Wi2 Wi5 Sp1 Sp2 Sp3"}, boards={0: b})
+    assert "PWi2" in legal(state) and "PWi2L" not in legal(state)
+    assert fd.format_move(state, fd.parse_move(state, "PWi2L")) == "PWi2"
+    assert refused(state, "PWi2R").clause == "15 Days: Play cards"
+    after = play(state, "PWi2")  # the new lowest of a descending corner: 1 card
+    assert after.phase == "pay" and after.owe == 1
+    after = play(state, "PWi5")  # higher than the 3*: 2 cards
+    assert after.phase == "pay" and after.owe == 2
+
+
+def test_wild_any_the_real_card_replaces_a_lone_wild():
+    """R11: the real card of a lone wild's value takes its place (1 card: the wild's
+    value counts as taken by the card itself) and the wild moves on, here to Spring, new
+    to the board, in the one free corner (the right side: no side written)."""
+    b = board(TL="Au 6 5", TR="Su 1 2 3", BL="Wi 3*")
+    state = position(hands={0: "Wi3 Sp1 Sp2"}, boards={0: b})
+    state = play(state, "PWi3")
+    assert state.phase == "pay" and state.owe == 1
+    state = play(state, "XSp1")
+    assert corners(state)["BL"] == "Wi 3" and state.phase == "move-wild"
+    assert legal(state) == (
+        [f"WSp{v}" for v in range(1, 7)] + ["WSu4", "WSu5", "WSu6"]
+        + ["WAu1", "WAu2", "WAu3", "WAu4", "WWi1", "WWi2", "WWi4", "WWi5", "WWi6"]
+    )
+    state = play(state, "WSp6")
+    assert corners(state) == {"TL": "Au 5 6", "TR": "Su 1 2 3", "BL": "Wi 3", "BR": "Sp 6*"}
+    assert state.wild_supply == 8 and state.phase == "play"
+
+
+def test_wild_any_a_replaced_wild_may_move_to_a_new_season():
+    """R11 with wild=any: the replaced wild moves to a missing value of any season
+    without a wild, a season new to the board included (wild=board: see above)."""
+    state = position(hands={0: "Su5 Wi1 Wi2"}, boards={0: board(TR="Su 1 2 3 5*", TL="Au 6 5")})
+    state = play(state, "PSu5", "XWi1")
+    assert legal(state) == (
+        [f"WSp{v}{side}" for v in range(1, 7) for side in "LR"]
+        + ["WSu4", "WSu6", "WAu1", "WAu2", "WAu3", "WAu4"]
+        + [f"WWi{v}{side}" for v in range(1, 7) for side in "LR"]
+    )
+    state = play(state, "WWi4L")
+    assert corners(state) == {"TR": "Su 1 2 3 5", "TL": "Au 5 6", "BL": "Wi 4*"}
+    assert state.phase == "play" and state.wild_supply == 8
+
+
+def test_wild_any_a_lone_wild_takes_a_corner_from_later_seasons():
+    """R9: the wild's corner is its season's; a later new season has the other corners:
+    with Winter's wild bottom-left, Spring can only go bottom-right (no side written)."""
+    b = board(TL="Au 6 5", TR="Su 1 2 3")
+    state = play(position(hands={0: "Su2 Au6 Sp1 Sp2"}, boards={0: b}),
+                 "W", "XSu2", "XAu6", "WWi4L")
+    assert "PSp1" in legal(state) and "PSp1L" not in legal(state)
+    assert refused(state, "PSp1L").clause == "15 Days: Play cards"
+    state = play(state, "PSp1", "XSp2")
+    assert corners(state)["BR"] == "Sp 1"
+
+
+def test_wild_rules_version_1_logs_keep_wild_board():
+    """Rules version 2 brought the parameter wild; a log pinned to version 1 does not
+    record it and is played with wild=board (notation: Rules versions)."""
+    from msgspec.structs import replace
+    from adjudicator.errors import BadLogError
+    from adjudicator.games.fifteen_days import rules
+
+    log = match.new_log(fd.ID, NAMES[:2], "v2")
+    assert log.rules == rules.RULES == 2 and log.params["wild"] == "any"
+    assert match.start(log)[1].wild_rule == "any"
+    old = replace(log, rules=1, params={k: v for k, v in log.params.items() if k != "wild"})
+    assert match.start(old)[1].wild_rule == "board"
+    with pytest.raises(BadLogError):
+        match.start(replace(old, params=log.params))  # version 1 had no such parameter
+    for path in EXAMPLES:  # every example log predates version 2
+        log = logmod.decode(path.read_bytes(), str(path))
+        assert "wild" not in log.params and match.start(log)[1].wild_rule == "board"
 
 
 # =====================================================================================
@@ -964,6 +1123,7 @@ def test_end_a_pile_emptied_then_the_bonus_wild_and_the_last_round():
         hands={0: "Su5 Wi1", 1: "Su1", 2: "Su2"},
         boards={0: board(TR="Su 1 2 3")},
         piles=("Wi6", PILE2),
+        wild="board",  # the bonus wild only on Summer (wild=any: see below)
     )
     state = play(state, "D1", "D2")
     assert state.trigger == 0 and state.actions == 1 and state.seat == 0
@@ -982,6 +1142,23 @@ def test_end_a_pile_emptied_then_the_bonus_wild_and_the_last_round():
     out = fd.outcome(state)
     assert out.details[0] == ("a draw pile was emptied on ann's turn; every other player "
                               "then took one last turn")
+
+
+def test_end_the_bonus_wild_may_open_a_season_with_wild_any():
+    """End game with wild=any: the bonus wild is placed like any wild (R16), so also
+    in a season new to the board."""
+    state = position(hands={0: "Su5 Wi1", 1: "Su1", 2: "Su2"},
+                     boards={0: board(TR="Su 1 2 3")}, piles=("Wi6", PILE2))
+    state = play(state, "D1", "D2", "PSu5", "XWi1", "E")
+    assert state.phase == "bonus"
+    assert legal(state) == (
+        [f"WSp{v}{side}" for v in range(1, 7) for side in "LR"] + ["WSu4", "WSu6"]
+        + [f"W{season}{v}{side}" for season in ("Au", "Wi") for v in range(1, 7)
+           for side in "LR"]
+    )
+    state = play(state, "WAu6L")
+    assert corners(state) == {"TR": "Su 1 2 3 5", "TL": "Au 6*"}
+    assert state.seat == 1 and state.wild_supply == 7
 
 
 def test_end_the_bonus_wild_comes_after_the_hand_limit():

@@ -27,7 +27,7 @@ CANONICAL = (
     ["D1", "D2", "FD1", "FD2", "R1", "R2", "W", "E", "FO"]
     + [f"{f}T{s}" for f in ("", "F") for s in "abcd"]
     + [f"{f}P{c}{side}" for f in ("", "F") for c in CARDS for side in ("", "L", "R")]
-    + [f"W{c}" for c in CARDS]
+    + [f"W{c}{side}" for c in CARDS for side in ("", "L", "R")]
     + [f"X{c}" for c in CARDS]
 )
 #: Texts that are never canonical (parse_move reads most of them).
@@ -56,12 +56,14 @@ def test_every_canonical_text_is_in_the_table():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("feathers", ["one-per-turn", "one-per-action"])
-def test_fast_apply_agrees_with_the_checked_path(players, feathers):
-    params = {"first-player": "drawn", "feathers": feathers}
+@pytest.mark.parametrize(("feathers", "wild"), [("one-per-turn", "any"),
+                                               ("one-per-action", "any"),
+                                               ("one-per-turn", "board")])
+def test_fast_apply_agrees_with_the_checked_path(players, feathers, wild):
+    params = {"first-player": "drawn", "feathers": feathers, "wild": wild}
     checked_positions = 0
     for k in range(8):
-        seed = f"fast/{players}/{feathers}/{k}"
+        seed = f"fast/{players}/{feathers}/{k}" + ("" if wild == "any" else f"/{wild}")
         state = fd.setup(params, NAMES[:players], seed)
         rng = Chance(seed, "play")
         ply = 0

@@ -19,16 +19,23 @@ from collections import Counter
 import msgspec
 import pytest
 
-from adjudicator import match
+from pathlib import Path
+
+from adjudicator import log as logmod, match
 from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, NotationError
 from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import rules
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "turn-of-time"
 
 # --- vocabulary --------------------------------------------------------------------
 
 SEASONS = ("Sp", "Su", "Fa", "Wi")  # seasonal order: Spring 0 ... Winter 3
 SP, SU, FA, WI = range(4)
 NAMES = ("ann", "bob", "cy", "dee")
-DEFAULTS = {"absent-doubles": "own-season", "goal": "dominance"}
+DEFAULTS = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+# Keyword arguments of the helpers below -> parameter names.
+PARAM_NAMES = {"absent_doubles": "absent-doubles", "goal": "goal", "tie_order": "tie_order"}
 
 # Clause 4, as a table read off the text: (x, y) means a card showing x flips a
 # card showing y. "Spring is flipped by Summer, Summer by Fall etc." and
@@ -104,6 +111,34 @@ def largest_groups(cards: dict[str, str]) -> dict[str, int]:
     return best
 
 
+def turn_rank(state, tie_order: str) -> dict[str, tuple[int, int]]:
+    """6, "then by checking who was first in turn order": each season's key in that
+    last tie-break, lower first. Seat i plays the i-th season drawn (2 players: seat 0
+    the 1st and 3rd, seat 1 the 2nd and 4th); a season nobody plays comes after the
+    others. tie_order=players: the turn order of the seasons' players, a player's two
+    seasons in the order drawn; tie_order=seasons: the order the seasons were drawn."""
+    out = {}
+    for i, s in enumerate(state.season_order):
+        seat = state.owners[s] if state.owners[s] >= 0 else len(NAMES)
+        out[SEASONS[s]] = (seat, i) if tie_order == "players" else (i, i)
+    return out
+
+
+def expected_scores(state, tie_order: str) -> tuple[list[str], Counter]:
+    """6 by the oracle: the seasons ranked (count, then largest group, then turn order)
+    and each player's points (4, 3, 2, 1 by rank; 2 players add their two seasons)."""
+    cards = table(state)
+    counts, groups = face_counts(cards), largest_groups(cards)
+    turn = turn_rank(state, tie_order)
+    ranked = sorted(SEASONS, key=lambda s: (-counts[s], -groups[s], turn[s]))
+    points = Counter()
+    for i, s in enumerate(ranked):
+        owner = state.owners[season(s)]
+        if owner >= 0:
+            points[NAMES[owner]] += 4 - i
+    return ranked, points
+
+
 def deal_backs(*rows: str, files: str = "abcd", top: int = 4) -> dict[str, str]:
     """A full board from rows of faces only ('Fa Sp Sp Wi'); the backs are chosen so
     that the 16 cards are exactly the deck of clause 1 (search, so a face layout the
@@ -159,7 +194,7 @@ def position(
     as ruled). ``placed`` and the 4x4 box are computed from the cards.
     """
     p = dict(DEFAULTS)
-    p.update({k.replace("_", "-"): v for k, v in params.items()})
+    p.update({PARAM_NAMES[k]: v for k, v in params.items()})
     state = tot.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
     board = [-1] * len(state.board)  # the frame's 49 squares (and any padding the engine keeps)
     for name, card in cards.items():
@@ -279,7 +314,7 @@ def engine_outcomes(state) -> list[tuple[str, str, frozenset]]:
 def random_game(players: int, seed: str, **params: str):
     """States of a game played with random legal moves (Python's random, seeded)."""
     p = dict(DEFAULTS)
-    p.update({k.replace("_", "-"): v for k, v in params.items()})
+    p.update({PARAM_NAMES[k]: v for k, v in params.items()})
     state = tot.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
     rng = random.Random(f"{players}/{seed}")
     states = [state]
@@ -1079,36 +1114,148 @@ def test_6_two_players_tie_on_totals_goes_to_the_higher_ranked_season():
 
 
 def test_6_two_players_turn_order_tie_break_uses_the_order_drawn():
-    """6 with 2 players (ruling: for the turn-order tie-break the seasons are in the
-    order drawn - seat 0's first, seat 1's first, seat 0's second, seat 1's second).
-    The example board: Summer and Winter tie on 3 cards and groups of 2; Winter was
-    drawn 2nd (bob's first) and Summer 3rd (ann's second), so Winter takes 2 points
-    although ann sits first."""
+    """6 with 2 players, tie_order=seasons (rules version 1's reading: for the
+    turn-order tie-break the seasons are in the order drawn - seat 0's first, seat 1's
+    first, seat 0's second, seat 1's second). The example board: Summer and Winter tie
+    on 3 cards and groups of 2; Winter was drawn 2nd (bob's first) and Summer 3rd
+    (ann's second), so Winter takes 2 points although ann sits first."""
     cards = deal_backs(*EXAMPLE_FACES)
     # ann: Spring and Summer; bob: Winter and Fall.
-    out = tot.outcome(position(cards, players=2, order=("Sp", "Wi", "Su", "Fa")))
+    state = position(cards, players=2, order=("Sp", "Wi", "Su", "Fa"), tie_order="seasons")
+    out = tot.outcome(state)
     # Fall 4 (bob), Spring 3 (ann), Winter 2 (bob), Summer 1 (ann).
     assert scores(out) == {"bob": (4 + 2, 1), "ann": (3 + 1, 2)}
+    assert expected_scores(state, "seasons")[0] == ["Fa", "Sp", "Wi", "Su"]
 
 
-@pytest.mark.parametrize(("players", "seed"), [(4, "s1"), (4, "s2"), (3, "s3"), (2, "s4"), (4, "s5")])
-def test_6_scoring_of_random_games_follows_the_rule(players, seed):
+def test_6_two_players_turn_order_tie_break_follows_the_players():
+    """6 with 2 players, tie_order=players (the default): "who was first in turn
+    order" is the players' turn order, so ann's Summer beats bob's Winter on the
+    same full tie: Fall 4 (bob), Spring 3 (ann), Summer 2 (ann), Winter 1 (bob). The
+    totals tie on 5, and bob holds the higher-ranked season (Fall)."""
+    cards = deal_backs(*EXAMPLE_FACES)
+    state = position(cards, players=2, order=("Sp", "Wi", "Su", "Fa"), tie_order="players")
+    out = tot.outcome(state)
+    assert expected_scores(state, "players") == (["Fa", "Sp", "Su", "Wi"], {"bob": 5, "ann": 5})
+    assert scores(out) == {"bob": (5, 1), "ann": (5, 2)}
+    assert any("Summer ranks above Winter" in d and "turn order" in d for d in out.details)
+
+
+# 2 players: Spring and Fall tie on 5 cards and largest groups of 3 for the most
+# cards; Summer 4 is 3rd, Winter 2 is 4th.
+TIE_FACES = (
+    "Sp Sp Sp Su",
+    "Fa Fa Fa Su",
+    "Sp Wi Su Su",
+    "Fa Wi Sp Fa",
+)
+
+
+def test_6_two_players_tie_order_decides_the_winner():
+    """6 with 2 players: the two readings of "who was first in turn order" give
+    different winners. Seasons drawn Summer, Spring, Fall, Winter: ann plays Summer
+    and Fall, bob Spring and Winter. Spring (bob's first, drawn 2nd) and Fall (ann's
+    second, drawn 3rd) tie on everything for 1st place.
+    players: Fall (ann, first in turn order) 4, Spring 3, Summer 2, Winter 1 - ann 6, bob 4.
+    seasons: Spring (drawn before Fall) 4, Fall 3, Summer 2, Winter 1 - 5 each, and bob
+    holds the 1st-ranked season, so bob wins."""
+    cards = deal_backs(*TIE_FACES)
+    assert face_counts(cards) == {"Sp": 5, "Fa": 5, "Su": 4, "Wi": 2}
+    assert largest_groups(cards) == {"Sp": 3, "Fa": 3, "Su": 4, "Wi": 2}
+    order = ("Su", "Sp", "Fa", "Wi")
+    players = position(cards, players=2, order=order, tie_order="players")
+    seasons = position(cards, players=2, order=order, tie_order="seasons")
+    assert expected_scores(players, "players") == (["Fa", "Sp", "Su", "Wi"], {"ann": 6, "bob": 4})
+    assert expected_scores(seasons, "seasons") == (["Sp", "Fa", "Su", "Wi"], {"ann": 5, "bob": 5})
+    out = tot.outcome(players)
+    assert scores(out) == {"ann": (6, 1), "bob": (4, 2)}
+    assert out.winners == ("ann",)
+    assert any("Fall ranks above Spring" in d and "turn order" in d for d in out.details), out.details
+    out = tot.outcome(seasons)
+    assert scores(out) == {"bob": (5, 1), "ann": (5, 2)}
+    assert out.winners == ("bob",)
+    assert any("Spring ranks above Fall" in d and "turn order" in d for d in out.details), out.details
+
+
+def test_6_two_players_a_full_tie_of_one_players_seasons_changes_no_score():
+    """6 with 2 players, tie_order=players: Summer and Winter tie on everything and
+    both are ann's; the one drawn first ranks first, and the details say the order
+    changes no score (ann gets 2 + 1 either way)."""
+    cards = deal_backs(*EXAMPLE_FACES)
+    state = position(cards, players=2, order=("Su", "Sp", "Wi", "Fa"), tie_order="players")
+    out = tot.outcome(state)
+    assert expected_scores(state, "players") == (["Fa", "Sp", "Su", "Wi"], {"bob": 7, "ann": 3})
+    assert scores(out) == {"bob": (7, 1), "ann": (3, 2)}
+    line = next(d for d in out.details if "Summer ranks above Winter" in d)
+    assert "both are ann's" in line and "no score" in line
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_6_tie_order_changes_nothing_with_three_or_four_players(players):
+    """6: with 3 or 4 players each season has its own player, so the players' turn
+    order and the order drawn are the same order: both values give the same result,
+    word for word (the example board, Summer and Winter tied)."""
+    cards = deal_backs(*EXAMPLE_FACES)
+    order = ("Sp", "Su", "Wi", "Fa")
+    outs = [
+        tot.outcome(position(cards, players=players, order=order, tie_order=value))
+        for value in ("players", "seasons")
+    ]
+    assert outs[0] == outs[1]
+    assert any("Summer ranks above Winter" in d for d in outs[0].details)
+
+
+def test_6_two_players_random_games_with_a_full_tie_follow_tie_order():
+    """6 with 2 players: whole random games ending in a full tie between a season of
+    each player are scored as the oracle says under both values of tie_order."""
+    found = 0
+    for i in range(300):
+        last = random_game(2, f"tie-{i}")[-1]
+        cards = table(last)
+        key = {s: (face_counts(cards)[s], largest_groups(cards)[s]) for s in SEASONS}
+        if not any(key[a] == key[b] and last.owners[season(a)] != last.owners[season(b)]
+                   for a, b in itertools.combinations(SEASONS, 2)):
+            continue
+        for value in ("players", "seasons"):
+            state = msgspec.structs.replace(last, tie_order=value)
+            _, expected = expected_scores(state, value)
+            out = tot.outcome(state)
+            assert {s.player: s.score for s in out.standings} == {p: expected[p] for p in NAMES[:2]}
+        found += 1
+    assert found >= 5
+
+
+def test_6_tie_order_is_a_rules_version_2_parameter():
+    """6 (R7): tie_order came with rules version 2. A new log records it with the
+    default, players; a log pinned to rules version 1 (here the example written
+    before it existed) does not, and is played with seasons, version 1's reading."""
+    param = next(p for p in tot.PARAMS if p.name == "tie_order")
+    assert (param.default, param.choices, param.applies, param.since, param.legacy) == (
+        "players", ("players", "seasons"), "2 players", 2, "seasons")
+    assert rules.RULES == 2
+    log = match.new_log("turn-of-time", NAMES[:2], "v2")
+    assert log.rules == rules.RULES and log.params["tie_order"] == "players"
+    assert match.start(log)[1].tie_order == "players"
+    old = logmod.decode((EXAMPLES / "2-players-tie.json").read_bytes())
+    assert old.rules is None and "tie_order" not in old.params
+    assert match.validate(old).state.tie_order == "seasons"
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "tie_order"),
+    [(4, "s1", "players"), (4, "s2", "seasons"), (3, "s3", "players"), (2, "s4", "players"),
+     (2, "s4", "seasons"), (4, "s5", "players")],
+)
+def test_6_scoring_of_random_games_follows_the_rule(players, seed, tie_order):
     """6: for whole random games, the points are given by count, then largest group,
-    then turn order (a season nobody plays last); 2 players add their two seasons."""
-    last = random_game(players, seed)[-1]
-    cards = table(last)
-    counts, groups = face_counts(cards), largest_groups(cards)
-    turn = {SEASONS[s]: i for i, s in enumerate(last.season_order)}
+    then turn order (a season nobody plays last; 2 players: as tie_order says); 2
+    players add their two seasons."""
+    last = random_game(players, seed, tie_order=tie_order)[-1]
     if players == 3:
         assert SEASONS[last.season_order[-1]] not in {
             SEASONS[s] for s in range(4) if last.owners[s] >= 0
         }
-    ranked = sorted(SEASONS, key=lambda s: (-counts[s], -groups[s], turn[s]))
-    expected = Counter()
-    for i, s in enumerate(ranked):
-        owner = last.owners[season(s)]
-        if owner >= 0:
-            expected[NAMES[owner]] += 4 - i
+    _, expected = expected_scores(last, tie_order)
     out = tot.outcome(last)
     assert {s.player: s.score for s in out.standings} == {NAMES[i]: expected[NAMES[i]] for i in range(players)}
     top = max(expected.values())

@@ -17,6 +17,7 @@ from .rules import (
     NOTATION,
     PARAMS,
     PLAYERS,
+    RULES,
     TITLE,
     TURN_CLAUSE,
     VIEW,
@@ -31,6 +32,7 @@ from .rules import (
     view,
 )
 from .text import render
+from .mail import narrate, read_listed
 
 
 def draw(view, scene):  # type: ignore[no-untyped-def]
@@ -42,8 +44,9 @@ def draw(view, scene):  # type: ignore[no-untyped-def]
 
 
 __all__ = [
-    "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
+    "ID", "TITLE", "RULES", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
     "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "narrate", "read_listed",
     "DECK",  # the deck's starting order, which the tests check
 ]  # fmt: skip

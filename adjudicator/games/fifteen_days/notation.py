@@ -37,7 +37,7 @@ _SEASON_CODES = {"sp": SP, "su": SU, "au": AU, "fa": AU, "wi": WI}
 _MOVE_RE = re.compile(
     r"(?P<f>f)?(?:d(?P<d>[12])|t(?P<t>[abcdx])"
     r"|p(?P<ps>sp|su|au|fa|wi)(?P<pv>[1-6])(?P<side>[lr])?)"
-    r"|(?P<w>w)(?:(?P<ws>sp|su|au|fa|wi)(?P<wv>[1-6]))?"
+    r"|(?P<w>w)(?:(?P<ws>sp|su|au|fa|wi)(?P<wv>[1-6])(?P<wside>[lr])?)?"
     r"|x(?P<xs>sp|su|au|fa|wi)(?P<xv>[1-6])"
     r"|r(?P<r>[12])|(?P<e>e)|(?P<o>fo)"
 )
@@ -84,7 +84,10 @@ def _parse(text: str) -> Move:
     if m["xs"]:
         return Move("X", card=_kind(m["xs"], m["xv"]))
     if m["w"]:
-        return Move("W", card=_kind(m["ws"], m["wv"]) if m["ws"] else -1)
+        if not m["ws"]:
+            return Move("W")
+        side = -1 if m["wside"] is None else "lr".index(m["wside"])
+        return Move("W", card=_kind(m["ws"], m["wv"]), side=side)
     if m["r"]:
         return Move("R", arg=int(m["r"]) - 1)
     if m["e"]:
@@ -97,8 +100,9 @@ def _kind(season: str, value: str) -> int:
 
 
 def format_move(state: State, move: Move) -> str:
-    """The canonical notation. The side of a play is written only when it is a
-    choice: a season new to the board with a free corner on both sides."""
+    """The canonical notation. The side of a play or of a wild's place is written
+    only when it is a choice: a season new to the board with a free corner on
+    both sides (a wild's place in a new season needs the parameter wild=any)."""
     op = move.op
     if op == "D":
         return f"{_feather_text(move)}D{move.arg + 1}"
@@ -109,7 +113,9 @@ def format_move(state: State, move: Move) -> str:
     if op == "X":
         return f"X{CARDS[move.card]}"
     if op == "W":
-        return _feather_text(move) + ("W" if move.card < 0 else f"W{CARDS[move.card]}")
+        if move.card < 0:
+            return _feather_text(move) + "W"
+        return f"{_feather_text(move)}W{CARDS[move.card]}{_side_text(state, move)}"
     if op == "R":
         return f"R{move.arg + 1}"
     if op == "E":

@@ -57,8 +57,8 @@ def draw(v: View, scene: Scene) -> str:
     """The table of the view ``v`` as an SVG document.
 
     >>> from adjudicator.games import fifteen_days as fd
-    >>> state = fd.setup({"first-player": "seat-0", "feathers": "one-per-turn"},
-    ...                  ("ann", "bob"), "0")
+    >>> state = fd.setup({"first-player": "seat-0", "feathers": "one-per-turn",
+    ...                   "wild": "any"}, ("ann", "bob"), "0")
     >>> svg = draw(fd.view(state, 0), Scene("15 Days", ("ann", "bob"), "ann", "ann", 0,
     ...     None, fd.standing(state), False))
     >>> svg.count('class="card face-up hand"'), svg.count('class="card face-down hand"')
@@ -84,7 +84,7 @@ def _last(scene: Scene) -> tuple[str, str, str] | None:
         return by, "take", text[1:]
     if text[:1] == "P" and len(text) >= 4 and text[1:3] in SEASONS:
         return by, "card", text[1:4]
-    if text[:1] == "W" and len(text) == 4 and text[1:3] in SEASONS:
+    if text[:1] == "W" and len(text) >= 4 and text[1:3] in SEASONS:  # WSu4, WSu4L
         return by, "wild", text[1:4]
     if text[:1] == "X" and len(text) == 4:
         return by, "paid", "d"  # the card paid or discarded is on top of the pile

@@ -56,7 +56,22 @@ PARAMS = (
         "hand limit",
         choices=("one-per-turn", "one-per-action"),
     ),
+    Param(
+        "wild",
+        "any",
+        "where a wild card may be placed. any: a missing value of any Season (the "
+        "text: 'place that wild card in any Season'), a Season not yet on the board "
+        "opening a free corner with the wild; board: only a Season already on the "
+        "board (rules version 1)",
+        choices=("any", "board"),
+        since=2,
+        legacy="board",
+    ),
 )
+
+#: The rules version: 2 brought the parameter ``wild`` (logs pinned to
+#: version 1 omit it and are played with ``wild=board``).
+RULES = 2
 
 # The rule text's section headings, cited by every refusal.
 C_GAMEPLAY = "Gameplay"
@@ -138,32 +153,35 @@ class Move(msgspec.Struct, frozen=True, order=True, gc=False):
 class State(msgspec.Struct, frozen=True, gc=False):
     # gc=False: a state holds tuples of numbers and strings, never a cycle, so
     # the collector need not track the many states a replay makes.
-    players: tuple[str, ...]
-    feather_rule: str
-    first: int  # the seat that took the first turn
-    piles: tuple[tuple[int, ...], ...]  # two draw piles, bottom to top
-    removed: tuple[int, ...]  # 2 players: the 15 cards set aside unseen
-    market: tuple[tuple[int, ...], ...]  # three columns, bottom to top
-    discard: tuple[int, ...]  # bottom to top
-    hands: tuple[tuple[int, ...], ...]  # per seat, sorted
-    boards: tuple[tuple[tuple[int, int, int], ...], ...]  # per seat, four corners
-    feathers: tuple[int, ...]
-    feather_supply: int
-    wild_supply: int
-    animals: tuple[int, ...]  # season -> seat holding its token, -1: the supply
-    seat: int  # the player whose turn it is, -1 once the game is over
+    # The fields most often changed come first: structs.replace finds each
+    # keyword by a scan of the fields from the first.
     phase: str  # the decision due; see _EXPECTED
-    actions: int  # actions finished this turn
+    hands: tuple[tuple[int, ...], ...]  # per seat, sorted
     power: bool  # the action under way has its animal's power
     count: int  # cards drawn or taken so far in the action under way
+    seat: int  # the player whose turn it is, -1 once the game is over
+    actions: int  # actions finished this turn
+    feathers_used: int  # this turn
+    otter: bool  # a feather was spent on the Otter this turn
     column: int  # the market column being rebuilt
     owe: int  # cards still to discard (for a wild, or to pay for a placement)
     displaced: bool  # a wild replaced by a real card must move once the card is paid
-    feathers_used: int  # this turn
-    otter: bool  # a feather was spent on the Otter this turn
+    discard: tuple[int, ...]  # bottom to top
+    piles: tuple[tuple[int, ...], ...]  # two draw piles, bottom to top
+    market: tuple[tuple[int, ...], ...]  # three columns, bottom to top
     trigger: int  # the seat whose turn emptied a draw pile, -1 before
+    boards: tuple[tuple[tuple[int, int, int], ...], ...]  # per seat, four corners
+    animals: tuple[int, ...]  # season -> seat holding its token, -1: the supply
+    feathers: tuple[int, ...]
+    feather_supply: int
+    wild_supply: int
     turns_left: int  # turns still to play once the trigger turn is over, -1 before
     ended: str  # "sets" or "pile" once over
+    players: tuple[str, ...]
+    feather_rule: str
+    wild_rule: str  # the parameter wild: "any" or "board"
+    first: int  # the seat that took the first turn
+    removed: tuple[int, ...]  # 2 players: the 15 cards set aside unseen
 
 
 # --- setup -----------------------------------------------------------------------
@@ -199,6 +217,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     return State(
         players=players,
         feather_rule=str(params["feathers"]),
+        wild_rule=str(params["wild"]),
         first=first,
         piles=piles,
         removed=tuple(removed),
@@ -278,21 +297,39 @@ def _complete(board: tuple[tuple[int, int, int], ...]) -> bool:
     return True
 
 
-def _wild_targets(board: tuple[tuple[int, int, int], ...]) -> list[int]:
-    """Where a wild may go, as card kinds: a missing value of a season on the
-    board whose corner has no wild yet (Take 1 wild card)."""
-    out = []
-    for season, mask, wild in board:
-        if season >= 0 and not wild:
-            out += [season * 6 + v for v in _VALUES[FULL & ~mask]]
-    out.sort()
+def _wild_targets(board: tuple[tuple[int, int, int], ...], anywhere: bool) -> list[Move]:
+    """Where a wild may go, as moves in card order (Take 1 wild card): a missing
+    value of a season on the board whose corner has no wild yet; with
+    ``anywhere`` (wild=any) also any value of a season not on the board while a
+    corner is free, the side said when both sides have a free corner (R8)."""
+    where = [-1, -1, -1, -1]  # season -> its corner
+    for i in range(4):
+        if board[i][0] >= 0:
+            where[board[i][0]] = i
+    free = (board[0][0] < 0 or board[2][0] < 0) + (board[1][0] < 0 or board[3][0] < 0)
+    out: list[Move] = []
+    for season in range(4):
+        i = where[season]
+        if i >= 0:
+            _, mask, wild = board[i]
+            if not wild:
+                out += [_PLACE[season * 6 + v] for v in _VALUES[FULL & ~mask]]
+        elif anywhere and free:
+            for k in range(season * 6, season * 6 + 6):
+                if free == 2:
+                    out += _SIDED_PLACE[k]
+                else:
+                    out.append(_PLACE[k])
     return out
 
 
-def _any_wild_target(board: tuple[tuple[int, int, int], ...]) -> bool:
-    """Whether ``_wild_targets(board)`` is not empty."""
+def _any_wild_target(board: tuple[tuple[int, int, int], ...], anywhere: bool) -> bool:
+    """Whether ``_wild_targets(board, anywhere)`` is not empty."""
     for season, mask, wild in board:
-        if season >= 0 and not wild and mask != FULL:
+        if season < 0:
+            if anywhere:
+                return True  # a free corner: a season not on the board (R8)
+        elif not wild and mask != FULL:
             return True
     return False
 
@@ -371,6 +408,13 @@ def _out_of_phase(state: State, clause: str = C_ACTIONS) -> IllegalMoveError:
 # fields of the turn (seat, phase, actions, ...) in one structs.replace. In the
 # common cases (no end in sight) _next_step says what they would write, so a
 # handler ending an action makes its changes and the turn's in a single replace.
+#
+# Each replace writes only what may have changed: ``column`` is -1 outside the
+# phase rebuild, ``owe`` 0 outside wild and pay, ``displaced`` False outside
+# pay and move-wild (each of those phases resets its own field before the
+# action can end), and ``power`` and ``count`` are False and 0 in the phases
+# act, limit and bonus. tests/test_fifteen_days_fast.py checks these
+# invariants in every position of its random games.
 
 
 def _over(state: State, how: str, **changes) -> State:
@@ -403,8 +447,8 @@ def _finish_action(state: State) -> State:
     step = _next_step(state, state.hands[seat], state.boards[seat], state.piles, state.trigger)
     if step is not None:
         seat, phase, actions, used, otter = step
-        return _replace(state, seat=seat, phase=phase, actions=actions, power=False, count=0,
-                        column=-1, owe=0, displaced=False, feathers_used=used, otter=otter)
+        return _replace(state, phase=phase, power=False, count=0, seat=seat, actions=actions,
+                        feathers_used=used, otter=otter)
     board = state.boards[seat]
     if board[0][1] | board[0][2] == FULL and _complete(board):
         # End game: a player completing all four sets ends the game at the end
@@ -413,8 +457,7 @@ def _finish_action(state: State) -> State:
     actions = state.actions + 1
     if actions < 2 and (state.piles[0] or state.piles[1]
                         or _can_act(state, seat, state.feathers_used)):
-        return _replace(state, actions=actions, phase="act", power=False, count=0,
-                        column=-1, owe=0, displaced=False)
+        return _replace(state, phase="act", power=False, count=0, actions=actions)
     # A player with no action left to take loses it (only possible once both
     # draw piles are empty).
     return _end_of_turn(state, actions)
@@ -427,17 +470,15 @@ def _end_of_turn(state: State, actions: int) -> State:
     seat = state.seat
     limit = OTTER_LIMIT if state.otter or state.animals[OTTER] == seat else HAND_LIMIT
     if len(state.hands[seat]) > limit:
-        return _replace(state, actions=actions, phase="limit", power=False, count=0,
-                        column=-1, owe=0, displaced=False)
+        return _replace(state, phase="limit", power=False, count=0, actions=actions)
     return _after_limit(state, actions)
 
 
 def _after_limit(state: State, actions: int) -> State:
     seat = state.seat
     if state.trigger == seat and state.turns_left < 0:
-        if state.wild_supply and _any_wild_target(state.boards[seat]):
-            return _replace(state, actions=actions, phase="bonus", power=False, count=0,
-                            column=-1, owe=0, displaced=False)
+        if state.wild_supply and _any_wild_target(state.boards[seat], state.wild_rule == "any"):
+            return _replace(state, phase="bonus", power=False, count=0, actions=actions)
     return _next_turn(state, actions)
 
 
@@ -452,9 +493,8 @@ def _next_turn(state: State, actions: int) -> State:
             return _over(state, "pile", actions=actions)
     seat = (state.seat + 1) % n
     acts = bool(state.piles[0] or state.piles[1] or _can_act(state, seat, 0))
-    state = _replace(state, seat=seat, phase="act", actions=0 if acts else 2, power=False,
-                     count=0, column=-1, owe=0, displaced=False, feathers_used=0,
-                     otter=False, turns_left=left)
+    state = _replace(state, phase="act", power=False, count=0, seat=seat,
+                     actions=0 if acts else 2, feathers_used=0, otter=False, turns_left=left)
     if acts:
         return state
     return _end_of_turn(state, 2)
@@ -473,6 +513,7 @@ _FPLAY = tuple(tuple(Move("P", card=k, side=s, feather=True) for s in (-1, 0, 1)
                for k in range(24))
 _DISCARD = tuple(Move("X", card=k) for k in range(24))
 _PLACE = tuple(Move("W", card=k) for k in range(24))
+_SIDED_PLACE = tuple((Move("W", card=k, side=0), Move("W", card=k, side=1)) for k in range(24))
 _WILD, _END, _OTTER = Move("W"), Move("E"), Move("O")
 
 
@@ -543,7 +584,7 @@ def _wild_possible(state: State) -> bool:
     return (
         state.wild_supply > 0
         and len(_matching(board, state.hands[state.seat])) >= 2
-        and _any_wild_target(board)
+        and _any_wild_target(board, state.wild_rule == "any")
     )
 
 
@@ -556,7 +597,8 @@ def _can_act(state: State, seat: int, feathers_used: int) -> bool:
     if market[0] or market[1] or market[2]:
         return True
     hand, board = state.hands[seat], state.boards[seat]
-    if state.wild_supply > 0 and _any_wild_target(board) and len(_matching(board, hand)) >= 2:
+    if (state.wild_supply > 0 and _any_wild_target(board, state.wild_rule == "any")
+            and len(_matching(board, hand)) >= 2):
         return True
     frog = state.animals[FROG] == seat
     if _playable(hand, board, 1 if frog else 0):
@@ -608,7 +650,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         matching = tuple(_matching(state.boards[seat], state.hands[seat]))
         return tuple(_DISCARD[k] for k in _kinds(matching))
     if phase in ("wild-place", "move-wild", "bonus"):
-        return tuple(_PLACE[k] for k in _wild_targets(state.boards[seat]))
+        return tuple(_wild_targets(state.boards[seat], state.wild_rule == "any"))
     if phase == "play":
         return tuple(_placements(state, 0) + [_END])
     if phase == "pay":
@@ -716,10 +758,9 @@ def _apply_draw(state: State, move: Move) -> State:
     if step is None:
         return _finish_action(_replace(state, piles=piles, hands=hands, trigger=trigger,
                                        phase="draw", power=power, count=count))
-    seat, phase, actions, used, otter = step
-    return _replace(state, piles=piles, hands=hands, trigger=trigger, seat=seat, phase=phase,
-                    actions=actions, power=False, count=0, column=-1, owe=0,
-                    displaced=False, feathers_used=used, otter=otter)
+    seat, phase, actions, used, otter = step  # (and no end in sight: trigger is still -1)
+    return _replace(state, phase=phase, hands=hands, power=False, count=0, seat=seat,
+                    actions=actions, feathers_used=used, otter=otter, piles=piles)
 
 
 def _apply_take(state: State, move: Move) -> State:
@@ -763,9 +804,9 @@ def _apply_take(state: State, move: Move) -> State:
                          power=power, count=count, column=-1)
         return _after_take(state, power, count, market, discard)
     seat, phase, actions, used, otter = step
-    return _replace(state, hands=hands, market=market, discard=discard, seat=seat, phase=phase,
-                    actions=actions, power=False, count=0, column=-1, owe=0,
-                    displaced=False, feathers_used=used, otter=otter)
+    return _replace(state, phase=phase, hands=hands, power=False, count=0, seat=seat,
+                    actions=actions, feathers_used=used, otter=otter, discard=discard,
+                    market=market)
 
 
 def _after_take(state: State, power: bool, count: int,
@@ -796,10 +837,10 @@ def _apply_rebuild(state: State, move: Move) -> State:
     seat = state.seat
     if not (state.power and state.count == 1) and (step := _next_step(
             state, state.hands[seat], state.boards[seat], piles, trigger)) is not None:
-        seat, phase, actions, used, otter = step
-        return _replace(state, piles=piles, market=market, seat=seat, phase=phase,
-                        actions=actions, power=False, count=0, column=-1, owe=0,
-                        displaced=False, feathers_used=used, otter=otter)
+        seat, phase, actions, used, otter = step  # (trigger: still -1)
+        return _replace(state, phase=phase, power=False, count=0, seat=seat, actions=actions,
+                        feathers_used=used, otter=otter, column=-1, piles=piles,
+                        market=market)
     state = _replace(state, piles=piles, market=market, trigger=trigger, phase="take",
                      column=-1)
     return _after_take(state, state.power, state.count, market, state.discard)
@@ -821,7 +862,7 @@ def _apply_wild(state: State, move: Move) -> State:
             raise _illegal(
                 f"you hold {matching} card{'s' * (matching != 1)} matching a card of your "
                 "board; the wild costs two", C_WILD)
-        if not _any_wild_target(board):
+        if not _any_wild_target(board, state.wild_rule == "any"):
             raise _illegal("no season on your board has a missing value without a wild", C_WILD)
         return _replace(state, phase="wild", owe=2)
     # Place a wild as ``move.card``.
@@ -835,14 +876,39 @@ def _apply_wild(state: State, move: Move) -> State:
     i = _corner_of(board, season)
     name = CARDS[move.card]
     if i < 0:
-        raise _illegal(f"no {SEASON_NAMES[season]} on your board: a wild replaces a missing "
-                       "value of a season you have", C_WILD)
-    _, mask, wild = board[i]
-    if wild:
-        raise _illegal(f"your {SEASON_NAMES[season]} already has a wild: at most one per season",
-                       C_WILD)
-    if mask & bit:
-        raise _illegal(f"your board already holds {name}: a wild replaces a missing value", C_WILD)
+        if state.wild_rule != "any":
+            raise _illegal(f"no {SEASON_NAMES[season]} on your board: a wild replaces a missing "
+                           "value of a season you have", C_WILD)
+        # wild=any: the wild opens a corner for its season, as a first card would
+        # (R8, R9). Four corners hold four seasons, so a season not on the
+        # board always has a free corner.
+        free = _free_sides(board)
+        side = move.side
+        if side < 0:
+            if len(free) == 2:
+                raise AmbiguousMoveError(
+                    f"{SEASON_NAMES[season]} is new to your board: say the side of the "
+                    f"wild, left (descending) or right (ascending): W{name}L or W{name}R",
+                    f"{TITLE}: {C_WILD}",
+                    (f"W{name}L", f"W{name}R"),
+                )
+            side = free[0]
+        elif side not in free:
+            raise _illegal(f"both {'left' if side == 0 else 'right'} corners hold a season "
+                           "already", C_WILD)
+        i = side if board[side][0] < 0 else side + 2  # the top corner first
+        mask = 0
+    else:
+        _, mask, wild = board[i]
+        if move.side >= 0 and move.side != i & 1:
+            raise _illegal(f"your {SEASON_NAMES[season]} is in the {CORNERS[i]} corner: its "
+                           "wild goes there", C_WILD)
+        if wild:
+            raise _illegal(f"your {SEASON_NAMES[season]} already has a wild: at most one per "
+                           "season", C_WILD)
+        if mask & bit:
+            raise _illegal(f"your board already holds {name}: a wild replaces a missing value",
+                           C_WILD)
     board = _set(board, i, (season, mask, bit))
     boards = _set(state.boards, seat, board)
     if phase == "move-wild":
@@ -950,7 +1016,8 @@ def _apply_play(state: State, move: Move) -> State:
     elif cost:
         return _replace(state, hands=tuple(hands), boards=boards, phase="pay", power=power,
                         owe=cost, displaced=displaced)
-    phase, displaced, wilds, done = _paid(board, displaced, state.wild_supply)
+    phase, displaced, wilds, done = _paid(board, displaced, state.wild_supply,
+                                          state.wild_rule == "any")
     state = _replace(state, hands=tuple(hands), boards=boards, phase=phase, power=power,
                      owe=0, displaced=displaced, wild_supply=wilds)
     return _finish_action(state) if done else state
@@ -982,7 +1049,8 @@ def _season_count(board, season: int) -> int:
     return POPCOUNT[board[i][1]] if i >= 0 else 0
 
 
-def _paid(board, displaced: bool, wild_supply: int) -> tuple[str, bool, int, bool]:
+def _paid(board, displaced: bool, wild_supply: int,
+          anywhere: bool) -> tuple[str, bool, int, bool]:
     """After a card is played and paid for, leaving ``board``: the phase, whether a
     wild still has to move, the wild supply, and whether the action is over.
 
@@ -990,7 +1058,7 @@ def _paid(board, displaced: bool, wild_supply: int) -> tuple[str, bool, int, boo
     value; with none anywhere it goes back to the supply. A complete board ends
     the action (nothing is left to play: the game ends)."""
     if displaced:
-        if _any_wild_target(board):
+        if _any_wild_target(board, anywhere):
             return "move-wild", True, wild_supply, False
         displaced, wild_supply = False, wild_supply + 1
     return "play", displaced, wild_supply, _complete(board)
@@ -1025,10 +1093,8 @@ def _apply_discard(state: State, move: Move) -> State:
         piles = state.piles
         if state.trigger < 0 and (piles[0] or piles[1]):
             # The next player's turn (as _after_limit and _next_turn would say).
-            return _replace(state, hands=hands, discard=discard,
-                            seat=(seat + 1) % len(state.players), phase="act", actions=0,
-                            power=False, count=0, column=-1, owe=0, displaced=False,
-                            feathers_used=0, otter=False)
+            return _replace(state, phase="act", hands=hands, seat=(seat + 1) % len(state.players),
+                            actions=0, feathers_used=0, otter=False, discard=discard)
         return _after_limit(_replace(state, hands=hands, discard=discard), state.actions)
     owe = state.owe - 1
     if owe:
@@ -1041,7 +1107,8 @@ def _apply_discard(state: State, move: Move) -> State:
         if board[0][1] | board[0][2] == FULL and _complete(board):
             return _finish_action(state)  # nothing is left to play: the game ends
         return state
-    phase, displaced, wilds, done = _paid(board, True, state.wild_supply)
+    phase, displaced, wilds, done = _paid(board, True, state.wild_supply,
+                                          state.wild_rule == "any")
     state = _replace(state, hands=hands, discard=discard, owe=0, phase=phase,
                      displaced=displaced, wild_supply=wilds)
     return _finish_action(state) if done else state
@@ -1094,15 +1161,15 @@ def _feather_text(move: Move) -> str:
 
 
 def _apply_sided(state: State, move: Move) -> State | None:
-    """A play with its side written: canonical only when the side is a choice
-    (the season new to the board, a free corner on both sides)."""
+    """A play or a wild's place with its side written: canonical only when the
+    side is a choice (the season new to the board, a free corner on both sides)."""
     board = state.boards[state.seat]
     season = move.card // 6
     if (board[0][0] == season or board[1][0] == season or board[2][0] == season
             or board[3][0] == season):
         return None
     if (board[0][0] < 0 or board[2][0] < 0) and (board[1][0] < 0 or board[3][0] < 0):
-        return _apply_play(state, move)
+        return _HANDLERS[move.op](state, move)
     return None
 
 
@@ -1129,6 +1196,8 @@ def _canonical_moves() -> dict[str, tuple]:
             add(f"{prefix}P{name}R", plays[2], _apply_sided)
         add(f"X{name}", _DISCARD[k])
         add(f"W{name}", _PLACE[k])
+        add(f"W{name}L", _SIDED_PLACE[k][0], _apply_sided)
+        add(f"W{name}R", _SIDED_PLACE[k][1], _apply_sided)
     add("W", _WILD)
     add("E", _END)
     add("FO", _OTTER)
@@ -1142,19 +1211,17 @@ def fast_apply(state: State, text: str) -> State | None:
     """The state after the move written ``text`` if it is the canonical notation
     of a legal move, else ``None`` (the checked path then says what is wrong).
 
-    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn"}, ("a", "b"), "1")
+    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn", "wild": "any"},
+    ...           ("a", "b"), "1")
     >>> fast_apply(s, "D1") == apply(s, Move("D", arg=0))
     True
     >>> fast_apply(s, "d1") is None
     True
     """
-    entry = _CANONICAL.get(text)
-    if entry is None:
-        return None
-    handler, move = entry  # once the game is over every handler refuses
     try:
+        handler, move = _CANONICAL[text]  # once the game is over every handler refuses
         return handler(state, move)
-    except MoveError:
+    except (KeyError, MoveError):  # not canonical notation, or not legal here
         return None
 
 

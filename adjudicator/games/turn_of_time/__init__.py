@@ -17,6 +17,7 @@ from .rules import (
     NOTATION,
     PARAMS,
     PLAYERS,
+    RULES,
     SQUARES,
     TITLE,
     TURN_CLAUSE,
@@ -32,13 +33,22 @@ from .rules import (
     to_move,
     view,
 )
-from .picture import draw
+from .mail import narrate, read_listed
 from .text import render
 
 __all__ = [
-    "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
+    "ID", "TITLE", "RULES", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
     "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "narrate", "read_listed",
     # used by the tests: the cards of the game, a move, the names of the squares
     "DECK", "Move", "SQUARES",
 ]  # fmt: skip
+
+
+def draw(view, scene):  # type: ignore[no-untyped-def]
+    """The board of a view as an SVG document (see :mod:`.picture`)."""
+    # Imported when first drawn: commands that draw nothing start faster.
+    from .picture import draw as picture
+
+    return picture(view, scene)

@@ -38,6 +38,9 @@ PLAYERS = (1, 2, 3, 4)
 TURN_CLAUSE = "Turn of Time 5.1"
 END_CLAUSE = "Turn of Time 6"
 NOTATION = "notation/turn-of-time.md"
+# The rules version new logs are played under. 2 brought in ``tie_order``; a
+# log pinned to 1 is played with its legacy value (notation: Rules versions).
+RULES = 2
 
 PARAMS = (
     Param(
@@ -57,6 +60,18 @@ PARAMS = (
         "balance (end with exactly 4 of each season)",
         choices=("dominance", "balance"),
         applies="solo",
+    ),
+    Param(
+        "tie_order",
+        "players",
+        "2 players: the last tie-break of 6, who was first in turn order. players: "
+        "the players' turn order, so both of the first player's seasons come before "
+        "the second player's (the text); seasons: the order the seasons were drawn "
+        "(rules version 1)",
+        choices=("players", "seasons"),
+        applies="2 players",
+        since=2,
+        legacy="seasons",
     ),
 )
 
@@ -132,6 +147,7 @@ class Move(NamedTuple):
 class State(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     goal: str
+    tie_order: str  # 6, 2 players: "players" or "seasons" (the parameter)
     owners: tuple[int, ...]  # season -> seat, -1 for nobody (3 players)
     season_order: tuple[int, ...]  # seasons in turn order, a season nobody owns last
     board: tuple[int, ...]  # 49 squares and OFF: -1 empty, else face * 4 + back
@@ -165,6 +181,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     return State(
         players=players,
         goal=str(params["goal"]),
+        tie_order=str(params.get("tie_order", "players")),
         owners=owners,
         season_order=order,
         board=_STARTED[first] if first >= 0 else _EMPTY,
@@ -373,22 +390,56 @@ _BACK_DIGIT = tuple(
 )
 
 
-def _step(code: int, digit: int) -> int:
-    """A card showing ``code`` meets a neighbour of ``digit``: the card after,
-    times 2, plus 1 if the neighbour is a double and is turned over (4, 5.3)."""
-    q, double = (digit - 1) >> 1, (digit - 1) & 1
-    beat = ((code >> 2) - q) % 4  # 1: it flips the neighbour, 3: is flipped, 2: both
-    turned = beat in (1, 2) and double
-    return (_flip(code) if beat in (2, 3) else code) * 2 + turned
-
-
-_STEP = tuple(tuple(_step(c, v) if v else c * 2 for v in range(9)) for c in range(16))
 _PERMS = tuple(tuple(permutations(range(k))) for k in range(5))
+
+
+def _face_step(code: int, q: int) -> int:
+    """A card showing ``code`` meets a neighbour showing season ``q``: the card
+    after, times 2, plus 1 if the neighbour is turned over (4, 5.3), single or
+    double."""
+    beat = ((code >> 2) - q) % 4  # 1: it flips the neighbour, 3: is flipped, 2: both
+    return (_flip(code) if beat in (2, 3) else code) * 2 + (beat in (1, 2))
+
+
+_FACE_STEP = tuple(tuple(_face_step(c, q) for q in range(4)) for c in range(16))
+
+# The orders of meetings tried once per *faces* of the neighbours: whether a
+# neighbour is a double only decides whether its turning over shows (R2), so
+# the mixes of singles and doubles share these runs. Keyed (class, faces); at
+# most 3 x (1 + 4 + 4**2 + 4**3 + 4**4) entries.
+_RUNS: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[int, ...], int], ...], ...]] = {}
+
+
+def _runs(cls: int, faces: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """For the class's card and then the card turned over (a single: the card
+    only), every distinct result of meeting neighbours showing ``faces`` (in n,
+    e, s, w order) as (the first order giving it, card after * 16 + mask of
+    the positions turned over), in the order of those first orders."""
+    card = _CLASS_CARDS[cls]
+    perms = _PERMS[len(faces)]
+    out = []
+    for code in (card,) if cls == 0 else (card, _FLIPPED[card]):
+        first: dict[int, tuple[int, ...]] = {}
+        # A single card shows the same season whatever it meets: one order will do.
+        for perm in perms[:1] if cls == 0 else perms:
+            cur, mask = code, 0
+            for i in perm:
+                step = _FACE_STEP[cur][faces[i]]
+                cur = step >> 1
+                if step & 1:
+                    mask |= 1 << i
+            res = cur * 16 + mask
+            if res not in first:  # lexicographic: the first order of a result is its rep
+                first[res] = perm
+        out.append(tuple((perm, res) for res, perm in first.items()))
+    runs = _RUNS[cls, faces] = tuple(out)
+    return runs
 
 
 class _Relative(NamedTuple):
     ways: tuple[tuple[int, tuple[int, ...]], ...]  # (code, order) of each canonical way
     outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]]  # way -> (card after, turned)
+    listing: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (code, its orders sorted)
 
 
 _RELATIVE: dict[tuple[int, tuple[int, ...]], _Relative] = {}
@@ -398,27 +449,21 @@ def _relative(cls: int, digits: tuple[int, ...]) -> _Relative:
     """The canonical ways of placing the card of class ``cls`` among neighbours
     whose signature digits are ``digits`` (those present, in n, e, s, w
     order): each way's code and order, the card it ends up as and the mask of
-    the neighbours it turns over, orders and masks by position in ``digits``.
-    At most 3 x (1 + 8 + 8**2 + 8**3 + 8**4) entries."""
-    key = (cls, digits)
-    out = _RELATIVE.get(key)
-    if out is not None:
-        return out
+    the neighbours it turns over, orders and masks by position in ``digits``;
+    and per code its orders, sorted. At most 3 x (1 + 8 + 8**2 + 8**3 + 8**4)
+    entries."""
+    faces = tuple([(v - 1) >> 1 for v in digits])
+    runs = _RUNS.get((cls, faces)) or _runs(cls, faces)
+    # Turning over a single neighbour changes nothing on the table (R2).
+    keep = ~15 | sum(1 << i for i, v in enumerate(digits) if (v - 1) & 1)
     card = _CLASS_CARDS[cls]
-    perms = _PERMS[len(digits)]
+    codes = (card,) if cls == 0 else (card, _FLIPPED[card])
     ways = []
-    for code in (card,) if cls == 0 else (card, _flip(card)):
+    for code, run in zip(codes, runs):
         first: dict[int, tuple[int, ...]] = {}
-        # A single card shows the same season whatever it meets: one order will do.
-        for perm in perms[:1] if cls == 0 else perms:
-            cur, mask = code, 0
-            for i in perm:
-                t = _STEP[cur][digits[i]]
-                cur = t >> 1
-                if t & 1:
-                    mask |= 1 << i
-            res = cur * 16 + mask
-            if res not in first:  # lexicographic: the first order of a result is its rep
+        for perm, raw in run:  # in the order of their first orders, so the first is kept
+            res = raw & keep
+            if res not in first:
                 first[res] = perm
         face = code >> 2
         if len(first) == 1:
@@ -427,11 +472,14 @@ def _relative(cls: int, digits: tuple[int, ...]) -> _Relative:
             ways += [(True, face != res >> 6, code, p, res) for res, p in first.items()]
     outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
     seen: set[int] = set()
+    listed: dict[int, list[tuple[int, ...]]] = {code: [] for code in codes}
     for _, _, code, perm, res in sorted(ways):
         if res not in seen:
             seen.add(res)
             outcome[code, perm] = (res >> 4, res & 15)
-    out = _RELATIVE[key] = _Relative(tuple(outcome), outcome)
+            listed[code].append(perm)
+    listing = tuple((code, tuple(sorted(perms))) for code, perms in listed.items())
+    out = _RELATIVE[cls, digits] = _Relative(tuple(outcome), outcome, listing)
     return out
 
 
@@ -545,8 +593,13 @@ def _open_squares(
 
 
 # The canonical orders of each card code among neighbours ``sig``, in the
-# order of the listing (None: not worked out yet); keyed sig * 16 + code.
-_SIG_ORDERS: list[tuple[tuple[int, ...], ...] | None] = [None] * (_SIGS * 16)
+# order of the listing, as the number of that tuple of orders in _ORDER_SETS
+# (-1: not worked out yet); keyed sig * 16 + code. Few tuples of orders
+# occur (most are one move without an order, or none), so the moves built
+# from them are shared by every signature that has them.
+_SIG_ORDERS: list[int] = [-1] * (_SIGS * 16)
+_ORDER_SETS: list[tuple[tuple[int, ...], ...]] = []
+_ORDER_SET_ID: dict[tuple[tuple[int, ...], ...], int] = {}
 
 
 def _sig_orders(sig: int, kind: int) -> None:
@@ -557,33 +610,46 @@ def _sig_orders(sig: int, kind: int) -> None:
     digits = turned[t]
     rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
     turn = _TURN_CODE[t]
-    orders: dict[int, list[tuple[int, ...]]] = {kind: [], _flip(kind): []}
-    for code, perm in rel.ways:
-        orders[turn[code]].append(spelled[perm])
-    for code, found in orders.items():
-        found.sort()
-        _SIG_ORDERS[sig * 16 + code] = tuple(found)
+    for code, perms in rel.listing:  # orders by position sort as the directions do
+        orders = tuple([spelled[perm] for perm in perms])
+        i = _ORDER_SET_ID.get(orders)
+        if i is None:
+            i = _ORDER_SET_ID[orders] = len(_ORDER_SETS)
+            _ORDER_SETS.append(orders)
+        _SIG_ORDERS[sig * 16 + turn[code]] = i
 
 
 # The legal moves on one square, per card code: [codes done as a bit mask,
 # the moves of code 0, ..., of code 15], each in the order of the listing.
 # Filled as hands need them; keyed square * _SIGS + signature.
 _BLOCKS: dict[int, list] = {}
+# The moves of a card code on a square with a tuple of orders, keyed
+# (order set * 16 + code) * OFF + square.
+_MOVES: dict[int, tuple[Move, ...]] = {}
 _new_move = tuple.__new__  # Move(...) without the keyword handling of a named tuple
 
 
 def _fill(block: list, key: int, codes: tuple[int, ...]) -> None:
     """Fill in the moves of the card ``codes`` on ``block``."""
     sq, sig = divmod(key, _SIGS)
+    base = sig * 16
     done = block[0]
     for code in codes:
         if not done >> code & 1:
-            orders = _SIG_ORDERS[sig * 16 + code]
-            if orders is None:
+            i = _SIG_ORDERS[base + code]
+            if i < 0:
                 _sig_orders(sig, _KIND[code])
-                orders = _SIG_ORDERS[sig * 16 + code]
-            face, back = code >> 2, code & 3
-            block[code + 1] = tuple([_new_move(Move, (face, back, sq, o)) for o in orders])
+                i = _SIG_ORDERS[base + code]
+            k = (i * 16 + code) * OFF + sq
+            moves = _MOVES.get(k)
+            if moves is None:
+                if len(_MOVES) > 50_000:
+                    _MOVES.clear()
+                face, back = code >> 2, code & 3
+                moves = _MOVES[k] = tuple(
+                    [_new_move(Move, (face, back, sq, o)) for o in _ORDER_SETS[i]]
+                )
+            block[code + 1] = moves
             done |= 1 << code
     block[0] = done
 
@@ -614,9 +680,18 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     hand = state.deck[:1] if state.deck else state.hands[seat]
     need, codes, columns = _HAND_CODES.get(hand) or _hand_codes(hand)
     board = state.board
+    box = state.box
+    if state.placed == 0:  # 5.1a: the first card goes anywhere, written d4
+        keys = [CENTRE * _SIGS]
+    else:  # the open squares of _open_squares, with their neighbours' signatures
+        keys = []
+        for sq, n, e, s, w in _CANDIDATES.get(box) or _candidates(box):
+            if board[sq] < 0:
+                sig = _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
+                if sig:
+                    keys.append(sq * _SIGS + sig)
     blocks = []
-    for sq, n, e, s, w in _open_squares(board, state.box):
-        key = sq * _SIGS + _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
+    for key in keys:
         block = _BLOCKS.get(key)
         if block is None:
             if len(_BLOCKS) > 20_000:
@@ -865,6 +940,48 @@ def fast_apply(state: State, text: str) -> State | None:
 # --- scoring (6, 7) ------------------------------------------------------------------------
 
 
+# The squares of a box (the rows and columns the cards span), each with its
+# bit in a mask of the box read row by row, 5 bits a row: the 5th bit of a
+# row is never set, so shifting a mask by 1 never carries a card into the
+# next row.
+_BOX_BITS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _box_bits(box: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
+    r0, r1, c0, c1 = box
+    out = _BOX_BITS[box] = tuple(
+        (r * SIZE + c, 1 << ((r - r0) * 5 + c - c0))
+        for r in range(r0, r1 + 1)
+        for c in range(c0, c1 + 1)
+    )
+    return out
+
+
+# The largest connected group of a mask of cards, as met (masks repeat).
+_LARGEST: dict[int, int] = {0: 0}
+
+
+def _largest(cards: int) -> int:
+    best = 0
+    rest = cards
+    while rest:
+        group = rest & -rest
+        while True:  # grow the group by its orthogonal neighbours among the cards
+            grown = (group | group << 5 | group >> 5 | group << 1 | group >> 1) & cards
+            if grown == group:
+                break
+            group = grown
+        size = group.bit_count()
+        if size > best:
+            best = size
+        rest ^= group
+    if len(_LARGEST) > 100_000:
+        _LARGEST.clear()
+        _LARGEST[0] = 0
+    _LARGEST[cards] = best
+    return best
+
+
 def _tally(
     board: tuple[int, ...], box: tuple[int, int, int, int]
 ) -> tuple[list[int], list[int]]:
@@ -873,32 +990,16 @@ def _tally(
     Only the squares inside ``box`` (the rows and columns the cards span) can
     hold cards, so only they are visited.
     """
-    r0, r1, c0, c1 = box
-    cards = [
-        i
-        for r in range(r0, r1 + 1)
-        for i in range(r * SIZE + c0, r * SIZE + c1 + 1)
-        if board[i] >= 0
-    ]
-    counts = [0] * 4
-    groups = [0] * 4
-    for i in cards:
-        counts[board[i] >> 2] += 1
-    unseen = set(cards)
-    while unseen:
-        start = unseen.pop()
-        s = board[start] >> 2
-        stack, size = [start], 0
-        while stack:
-            k = stack.pop()
-            size += 1
-            for j in NEIGHBOURS[k]:
-                if j in unseen and board[j] >> 2 == s:
-                    unseen.discard(j)
-                    stack.append(j)
-        if size > groups[s]:
-            groups[s] = size
-    return counts, groups
+    masks = [0, 0, 0, 0]
+    for i, bit in _BOX_BITS.get(box) or _box_bits(box):
+        c = board[i]
+        if c >= 0:
+            masks[c >> 2] |= bit
+    get = _LARGEST.get
+    return (
+        [m.bit_count() for m in masks],
+        [g if (g := get(m)) is not None else _largest(m) for m in masks],
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -930,7 +1031,8 @@ def standing(state: State) -> Outcome:
     if len(state.players) == 1:
         return _score_solo(state, counts, groups)
     return _score(
-        tuple(counts), tuple(groups), state.owners, state.season_order, state.players
+        tuple(counts), tuple(groups), state.owners, state.season_order, state.players,
+        state.tie_order,
     )
 
 
@@ -941,11 +1043,18 @@ def _score(
     owners: tuple[int, ...],
     season_order: tuple[int, ...],
     players: tuple[str, ...],
+    tie_order: str,
 ) -> Outcome:
     """6. END OF GAME, from the tally alone (memoised: games end alike often)."""
-    turn = {s: i for i, s in enumerate(season_order)}
-    # 6: most face up, then the larger largest group, then earlier in turn order
-    # (a season nobody owns is last in season_order, so it loses that tie-break).
+    n = len(players)
+    # 6: most face up, then the larger largest group, then earlier in turn order:
+    # the players' (a season nobody owns last, a player's two seasons in the
+    # order drawn), or with tie_order "seasons" the order the seasons were
+    # drawn. Both are the same order unless two players share the seasons.
+    if tie_order == "seasons":
+        turn = {s: (i, i) for i, s in enumerate(season_order)}
+    else:
+        turn = {s: (owners[s] if owners[s] >= 0 else n, i) for i, s in enumerate(season_order)}
     ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
     points = {s: 4 - i for i, s in enumerate(ranked)}
     details = []
@@ -964,13 +1073,15 @@ def _score(
         elif owners[lo] < 0:
             why = (f"equal largest groups ({groups[hi]}), and {SEASON_NAMES[lo]} belongs "
                    "to nobody, so it comes last in turn order")
+        elif owners[hi] == owners[lo] and tie_order != "seasons":
+            why = (f"equal largest groups ({groups[hi]}); both are {players[owners[hi]]}'s, "
+                   "so the order changes no score (the one drawn first ranks first)")
         else:
             why = f"equal largest groups ({groups[hi]}), and it is earlier in turn order"
         details.append(
             f"{SEASON_NAMES[hi]} ranks above {SEASON_NAMES[lo]}: both {counts[hi]} face up, "
             f"{why} ({TITLE} 6)"
         )
-    n = len(players)
     scores = [0] * n
     best_rank = [4] * n
     for i, s in enumerate(ranked):
