@@ -97,3 +97,25 @@ def test_validate_many_logs_in_parallel_matches_the_library(tmp_path: Path) -> N
         rep = match.validate(logmod.decode(Path(path).read_bytes()))
         assert entry["valid"] is True and entry["moves"] == len(rep.log.moves)
         assert entry["to_move"] == rep.to_move()
+
+
+HEAVY = ("xml.etree.ElementTree", "cryptography", "resvg_py", "json",
+         "adjudicator.textform", "adjudicator.mailparse", "adjudicator.drawing")
+
+PROBE_ALL = PROBE.replace(
+    'print("LOADED"',
+    'print("MODULES", " ".join(sorted(sys.modules)), file=sys.stderr)\nprint("LOADED"')
+
+
+@pytest.mark.parametrize("game_id", sorted(FIRSTS))
+def test_show_of_a_json_log_loads_nothing_it_does_not_use(game_id: str) -> None:
+    """No picture code, no crypto, no text form or mail reader, no secrets:
+    what start-up pays for on every command (issue #13)."""
+    done = subprocess.run([sys.executable, "-c", PROBE_ALL, "show", str(FIRSTS[game_id])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    line = [l for l in done.stderr.splitlines() if l.startswith("MODULES")]
+    assert line, done.stderr
+    modules = set(line[-1].split()[1:])
+    package = "adjudicator.games." + game_id.replace("-", "_")
+    assert not {m for m in HEAVY if m in modules}
+    assert package + ".picture" not in modules

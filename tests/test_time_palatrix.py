@@ -893,6 +893,91 @@ def test_notation_document_sample_hand_scores_as_described():
 
 
 # =====================================================================================
+# Resignation and abandonment (notation/time-palatrix.md; README.md, Events)
+# =====================================================================================
+
+
+def sample_log(moves: int):
+    """The sample game of the notation document (seed 105), its first ``moves``
+    moves played through the log."""
+    _, _, body = NOTATION_BLOCKS[0]
+    played = []
+    for raw in body.splitlines()[1:]:
+        text = raw.split("#", 1)[0].strip()
+        if text and not (text[0] in "x?=" and text[1:2] == " "):
+            played.append(text.partition("->")[0].strip())
+    return match.extend(match.new_log(tp.ID, NAMES[:3], "105"), played[:moves])
+
+
+def resigned(log, who: str):
+    """The result of the game when ``who`` resigns now, through the log."""
+    done = match.validate(match.extend(log, ["@resign"], as_player=who))
+    assert done.seat() is None and done.legal() == ()
+    return done.outcome
+
+
+def ranking(result) -> list[tuple[str, int, int]]:
+    return [(s.player, s.score, s.place) for s in result.standings]
+
+
+def test_resigning_mid_hand_the_hand_in_play_scores_nothing():
+    """The document's first example: after move 15 the first round is resolved
+    (ann 2 tricks, bob 1), but no hand is scored, so everybody has 0: the two
+    others share 1st place, both winners, and ann is ranked 3rd."""
+    log = sample_log(15)
+    assert tp.view(match.validate(log).state, None).tricks == (2, 1, 0)
+    result = resigned(log, "ann")
+    assert ranking(result) == [("bob", 0, 1), ("cy", 0, 1), ("ann", 0, 3)]
+    assert result.winners == ("bob", "cy")
+    assert result.details == (
+        "hand 1 of 3 in play: bids ann 6, bob 3+, cy 3; tricks ann 2, bob 1, cy 0",
+        "ann resigned: ranked last",
+    )
+
+
+def test_resigning_ranks_the_player_last_whatever_their_score():
+    """The document's second example: after hand 1 (ann 12, bob 4, cy 0) ann
+    resigns: bob 1st and the winner, cy 2nd, ann 3rd with her 12 points. The
+    details are the standing's lines, then the resignation."""
+    log = sample_log(39)
+    result = resigned(log, "ann")
+    assert ranking(result) == [("bob", 4, 1), ("cy", 0, 2), ("ann", 12, 3)]
+    assert result.winners == ("bob",)
+    assert result.details == (
+        "hand 1: ann bid 6 and took 6 tricks - exact, 2 points a trick: 12 points",
+        "hand 1: bob bid 3+ and took 4 tricks - within the spare chip, 1 point a trick: 4 points",
+        "hand 1: cy bid 3 and took 2 tricks - missed: 0 points",
+        "hand 2 of 3 in play: bids ann -, bob -, cy -; tricks ann 0, bob 0, cy 0",
+        "ann resigned: ranked last",
+    )
+
+
+def test_resigning_out_of_turn_ends_the_game_for_everyone():
+    """A player resigns whenever the game is not over, in turn or not (ann is
+    to move, cy resigns); then no move and no other resignation is taken."""
+    log = sample_log(39)
+    assert match.validate(log).to_move() == "ann"
+    log = match.extend(log, ["@resign"], as_player="cy")
+    assert ranking(match.validate(log).outcome) == [("ann", 12, 1), ("bob", 4, 2), ("cy", 0, 3)]
+    with pytest.raises(IllegalMoveError, match="already over"):
+        match.extend(log, ["2+"], as_player="ann")
+    with pytest.raises(IllegalMoveError, match="already over"):
+        match.extend(log, ["@resign"], as_player="bob")
+
+
+def test_abandoning_by_agreement_has_no_result():
+    """An abandonment takes effect once both other players accept: no
+    standings, no winner."""
+    log = match.extend(sample_log(20), ["@abandon"], as_player="bob")
+    log = match.extend(log, ["@accept"], as_player="ann")
+    assert match.validate(log).outcome is None, "one answer of two is not enough"
+    log = match.extend(log, ["@accept"], as_player="cy")
+    result = match.validate(log).outcome
+    assert result is not None and result.standings == () and result.winners == ()
+    assert result.details == ("abandoned by agreement: no result",)
+
+
+# =====================================================================================
 # Conformance, examples and the command line
 # =====================================================================================
 

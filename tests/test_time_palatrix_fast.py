@@ -89,6 +89,26 @@ def test_replay_of_random_logs_by_the_fast_path(players):
         assert tp.outcome(state) == log.result
 
 
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("locations", [3, 4])
+def test_the_written_out_resolution_agrees_with_trick_winner(players, locations):
+    """Every trick of random games: the winner the record holds is
+    rules.trick_winner's (the rule, written once), and every trick is led by
+    the winner of the trick before (the next location's lead; after the last
+    location, the start player of the next round or hand)."""
+    for k in range(4):
+        log = match.simulate(tp.ID, NAMES[:players], f"resolve/{k}", {"locations": locations})
+        state = match.validate(log).state
+        assert len(state.record) == players * 12
+        for row in state.record:
+            hand, rnd, loc, lead, winner, *cards = row
+            assert len(cards) == players
+            assert winner == rules.trick_winner(tuple(cards), lead)
+        assert state.record[0][3] == match.start(log)[1].start
+        for before, after in zip(state.record, state.record[1:]):
+            assert after[3] == before[4]
+
+
 def test_the_deal_shuffle_is_the_documented_one():
     """The unrolled shuffle of the deals gives chance.shuffled's order, word for word."""
     for i in range(300):
@@ -98,8 +118,22 @@ def test_the_deal_shuffle_is_the_documented_one():
 
 
 def test_the_deal_shuffle_falls_back_to_chance_on_a_rejected_word(monkeypatch):
-    """A word above the sampling limit (about once in 10**8 decks) is left to
-    chance's own loop; forced here by lowering every limit."""
-    monkeypatch.setattr(rules, "_LIMITS", (1,) * len(rules._LIMITS))
+    """A word that some draw might reject (about once in 10**7 decks) is left
+    to chance's own loop; forced here by lowering the bound of the words
+    every draw accepts."""
+    calls = []
+    monkeypatch.setattr(rules, "shuffled", lambda *a: calls.append(a) or shuffled(*a))
     deck = rules._deck(4)
     assert rules._shuffled("reject", "deal/1", deck) == shuffled("reject", "deal/1", deck)
+    assert calls == []
+    monkeypatch.setattr(rules, "_ALWAYS_ACCEPTED", 0)
+    assert rules._shuffled("reject", "deal/1", deck) == shuffled("reject", "deal/1", deck)
+    assert calls == [("reject", "deal/1", deck)]
+
+
+def test_every_word_below_the_bound_is_accepted_by_every_draw():
+    """The bound of the fast deal: below(m) rejects a word w only when
+    w >= 2**32 - 2**32 % m, and no such bound of m = 2 to 48 is under it."""
+    for m in range(2, 49):
+        assert rules._ALWAYS_ACCEPTED <= 2**32 - 2**32 % m
+    assert rules._ALWAYS_ACCEPTED == min(2**32 - 2**32 % m for m in range(2, 49))

@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import struct
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import groupby
-from operator import ge, itemgetter, mod
+from operator import itemgetter, mod
 
 import msgspec
 from msgspec.structs import replace as _replace
@@ -23,12 +23,13 @@ from ...chance import DOMAIN, Chance, shuffled
 from ...engine import Outcome, Standing, Value
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from .cards import (
-    BIDDING, BIDS, CANONICAL, CARD_NAMES, GAME_FLOW, HAND_CARDS, MAX_BID, NEXT_HAND, PAWNS,
-    PINK, PLACEMENT, PLACES, PREPARATION, SUIT_NAMES, VARIANT, Bid, Move, Place, bid_text,
+    BID_TEXT, BIDDING, BIDS, CARD_NAMES, GAME_FLOW, HAND_CARDS, MAX_BID, NEXT_HAND,
+    PAWNS, PINK, PLACE_TEXT, PLACEMENT, PLACES, PREPARATION, SUIT_NAMES, VARIANT, Bid, Move,
+    Place, bid_text,
 )  # fmt: skip
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     players: tuple[str, ...]
     seed: str  # later hands are dealt from it
     locations: int
@@ -68,7 +69,12 @@ def _deck(players: int) -> tuple[int, ...]:
 
 _WORD = 1 << 32
 _COUNTERS = tuple(c.to_bytes(8, "big") for c in range(8))  # the block numbers, as hashed
-_LIMITS = (1,) + tuple(_WORD - _WORD % m for m in range(1, 49))  # rejection bounds of below(m)
+#: Every word below this is accepted by below(m) for every m up to 48: the
+#: smallest rejection bound 2**32 - 2**32 % m among them.
+_ALWAYS_ACCEPTED = min(_WORD - _WORD % m for m in range(1, 49))
+#: _DRAWS[count]: the positions of a Fisher-Yates shuffle of ``count`` items,
+#: last first, and the size of each draw: below(count), ..., below(2).
+_DRAWS = {count: (tuple(range(count - 1, 0, -1)), tuple(range(count, 1, -1))) for count in (36, 48)}
 
 
 def _shuffled(seed: str, label: str, items: tuple[int, ...]) -> list[int]:
@@ -83,14 +89,20 @@ def _shuffled(seed: str, label: str, items: tuple[int, ...]) -> list[int]:
     words = struct.unpack(
         f">{8 * blocks}I", b"".join([sha(prefix + c).digest() for c in _COUNTERS[:blocks]])
     )
-    sizes = range(count, 1, -1)  # the draws: below(count), below(count - 1), ..., below(2)
-    if any(map(ge, words, _LIMITS[count:1:-1])):
-        # A word rejected by the sampling (about once in 10**8 decks): chance's own loop.
+    if not 2 <= count <= 48 or max(words) >= _ALWAYS_ACCEPTED:
+        # A word that a draw might reject (about once in 10**7 decks), or a
+        # deck this is not made for: chance's own loop.
         return shuffled(seed, label, items)
+    positions, sizes = _DRAWS.get(count) or (range(count - 1, 0, -1), range(count, 1, -1))
     out = list(items)
-    for i, j in zip(range(count - 1, 0, -1), map(mod, words, sizes)):
+    for i, j in zip(positions, map(mod, words, sizes)):
         out[i], out[j] = out[j], out[i]
     return out
+
+
+_DEAL_LABELS = tuple(f"deal/{hand}" for hand in range(1, 5))  # the label of each hand's deal
+#: _SEATS[players]: the positions of the shuffled deck each seat takes.
+_SEATS = {n: tuple(slice(HAND_CARDS * i, HAND_CARDS * (i + 1)) for i in range(n)) for n in (3, 4)}
 
 
 @lru_cache(maxsize=256)
@@ -98,10 +110,8 @@ def deal(seed: str, players: int, hand_no: int) -> tuple[tuple[int, ...], ...]:
     """BIDDING: "Shuffle the cards well and deal 12 to each player". The deck in
     its starting order is shuffled with the label ``deal/<hand>`` (1-based) and
     seat i takes the cards at positions 12i to 12i + 11."""
-    deck = _shuffled(seed, f"deal/{hand_no + 1}", _deck(players))
-    return tuple(
-        tuple(sorted(deck[HAND_CARDS * i : HAND_CARDS * (i + 1)])) for i in range(players)
-    )
+    deck = _shuffled(seed, _DEAL_LABELS[hand_no], _deck(players))
+    return tuple([tuple(sorted(deck[seat])) for seat in _SEATS[players]])
 
 
 def rounds(locations: int) -> int:
@@ -219,48 +229,193 @@ def fast_apply(state: State, text: str) -> State | None:
     The validation hot path: the checks of :func:`apply` without their
     messages, and :func:`_place` written out; a test compares the two.
     """
-    move = CANONICAL.get(text)
-    seat = state.seat
-    if move is None or seat < 0:
-        return None
-    if type(move) is Bid:
-        if not state.bidding:
+    place = _FAST_PLACES.get(text)
+    if place is None:
+        bid = _FAST_BIDS.get(text)
+        # Not bidding: placing, or the game is over.
+        if bid is None or not state.bidding:
             return None
-        return _bid(state, seat, move[0], move[1])
-    card, loc = move
-    if state.bidding or loc >= state.locations:
+        return _bid(state, state.seat, bid[0], bid[1])
+    seat = state.seat
+    if state.bidding or seat < 0:
         return None
+    card, loc, suit = place
     hands = state.hands
     hand = hands[seat]
     boards = state.boards
     board = boards[seat]
-    if board[loc] >= 0:
-        return None
     try:
-        k = hand.index(card)
-    except ValueError:
+        at_loc = _SET[state.locations][loc]  # IndexError: no such location on this side
+        if board[loc] >= 0:
+            return None
+        k = hand.index(card)  # ValueError: not in the hand
+    except (IndexError, ValueError):
         return None
     follow = state.follow
     setter = follow[loc]
-    at_loc = _SET[len(board)][loc]
-    if setter >= 0:
-        suit = boards[setter][loc] >> 4
-        if card >> 4 != suit:
-            i = bisect_left(hand, suit << 4)  # the hand is sorted: does it hold the suit?
-            if i < len(hand) and hand[i] >> 4 == suit:
-                return None
-    else:
+    if setter < 0:
         follow = at_loc(follow, seat)
-    n = len(hands)
-    at_seat = _SET[n][seat]
-    hands = at_seat(hands, hand[:k] + hand[k + 1 :])
-    boards = at_seat(boards, at_loc(board, card))
+    else:
+        lead = boards[setter][loc] >> 4
+        if suit != lead:
+            i = bisect_left(hand, lead << 4)  # the hand is sorted: does it hold the suit?
+            if i < len(hand) and hand[i] >> 4 == lead:
+                return None
+    # _PUT written out: the hands and the boards with this seat's rebuilt.
+    hand = hand[:k] + hand[k + 1 :]
+    board = at_loc(board, card)
+    if len(hands) == 3:
+        if seat == 0:
+            hands, boards, nxt = (hand, hands[1], hands[2]), (board, boards[1], boards[2]), 1
+        elif seat == 1:
+            hands, boards, nxt = (hands[0], hand, hands[2]), (boards[0], board, boards[2]), 2
+        else:
+            hands, boards, nxt = (hands[0], hands[1], hand), (boards[0], boards[1], board), 0
+        last = 9 if len(board) == 3 else 12  # the placements of a round
+    else:
+        if seat == 0:
+            hands = (hand, hands[1], hands[2], hands[3])
+            boards, nxt = (board, boards[1], boards[2], boards[3]), 1
+        elif seat == 1:
+            hands = (hands[0], hand, hands[2], hands[3])
+            boards, nxt = (boards[0], board, boards[2], boards[3]), 2
+        elif seat == 2:
+            hands = (hands[0], hands[1], hand, hands[3])
+            boards, nxt = (boards[0], boards[1], board, boards[3]), 3
+        else:
+            hands = (hands[0], hands[1], hands[2], hand)
+            boards, nxt = (boards[0], boards[1], boards[2], board), 0
+        last = 12 if len(board) == 3 else 16
     placed = state.placed + 1
-    if placed < n * len(board):
-        seat += 1
-        return _replace(state, hands=hands, boards=boards, follow=follow, placed=placed,
-                        seat=0 if seat == n else seat)
+    if placed < last:
+        return _replace(state, hands=hands, boards=boards, follow=follow, placed=placed, seat=nxt)
     return _resolve(state, hands, boards)
+
+
+#: The fast path's reading of each canonical text: a card on a location as
+#: (card, location, suit), a bid as (tricks, spare chip).
+_FAST_PLACES = {text: (card, loc, card >> 4) for (card, loc), text in PLACE_TEXT.items()}
+_FAST_BIDS = {text: bid for bid, text in BID_TEXT.items()}
+
+
+def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
+    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
+    from ``state`` for as long as each is the canonical notation of a legal
+    move. The seats that played them, one per text played, and the state
+    after the last; fewer seats than texts when ``texts[len(seats)]`` is
+    refused (the checked path then says why).
+
+    The state after the last text is exactly :func:`fast_apply`'s (the tests
+    compare the two move by move), but no state is built in between: the
+    position lives in lists changed in place, and each hand in a bit set (bit
+    ``card`` for each card held), which halves the cost of a move. Whether
+    each text was written by the player whose seat it lists is for the caller
+    to check.
+
+    >>> start = setup({"locations": 3}, ("ann", "bob", "cy"), "105")
+    >>> seats, after = fast_play(start, ["6", "3+", "3", "B9-3", "13"])
+    >>> seats, after == fast_apply(fast_apply(fast_apply(fast_apply(start, "6"), "3+"), "3"), "B9-3")
+    ([0, 1, 2, 0], True)
+    """
+    n = len(state.players)
+    locations = state.locations
+    last = n * locations  # the placements of a round
+    per_hand = HAND_CARDS // locations  # the rounds of a hand
+    after = _NEXT[n]
+    seat, start, bidding = state.seat, state.start, state.bidding
+    hand_no, round_no, placed = state.hand_no, state.round_no, state.placed
+    hands = [sum(map(_BITS.__getitem__, hand)) for hand in state.hands]
+    boards = [list(board) for board in state.boards]
+    follow = list(state.follow)
+    bids, spares = list(state.bids), list(state.spares)
+    tricks, scores = list(state.tricks), list(state.scores)
+    record: list[tuple[int, ...]] = []
+    results: list[tuple[int, ...]] = []
+    seats: list[int] = []
+    played = seats.append
+    for text in texts:
+        place = _PLAYS.get(text)
+        if place is None:
+            bid = _FAST_BIDS.get(text)
+            if bid is None or not bidding:  # not bidding: placing, or the game is over
+                break
+            bids[seat], spares[seat] = bid
+            played(seat)
+            seat = after[seat]
+            bidding = seat != start  # every player has bid once: the start player places
+            continue
+        card, loc, suit, bit = place
+        if bidding or seat < 0 or loc >= locations:
+            break
+        board = boards[seat]
+        hand = hands[seat]
+        if board[loc] >= 0 or not hand & bit:
+            break
+        setter = follow[loc]
+        if setter < 0:
+            follow[loc] = seat  # the first card on this location sets its follow suit
+        else:
+            lead = boards[setter][loc] >> 4
+            if suit != lead and hand & _SUIT_BITS[lead]:
+                break  # the follow suit must be followed when held
+        hands[seat] = hand ^ bit
+        board[loc] = card
+        played(seat)
+        placed += 1
+        if placed < last:
+            seat = after[seat]
+            continue
+        # The round is full: as _resolve.
+        rows, start = _round_tricks(boards, start, hand_no, round_no, tricks)
+        record += rows
+        boards = [[-1] * locations for _ in range(n)]
+        follow = [-1] * locations
+        placed = 0
+        round_no += 1
+        seat = start
+        if round_no < per_hand:
+            continue
+        scored = _hand_results(hand_no, bids, spares, tricks)
+        results += scored
+        scores = [score + row[5] for score, row in zip(scores, scored)]
+        hand_no += 1
+        round_no = 0
+        tricks, bids, spares = [0] * n, [-1] * n, [False] * n
+        if hand_no == n:
+            seat, bidding = -1, False
+        else:
+            hands = [sum(map(_BITS.__getitem__, hand)) for hand in deal(state.seed, n, hand_no)]
+            bidding = True
+    if not seats:
+        return seats, state
+    deck = _deck(n)
+    return seats, State(
+        players=state.players,
+        seed=state.seed,
+        locations=locations,
+        hand_no=hand_no,
+        start=start,
+        seat=seat,
+        bidding=bidding,
+        hands=tuple([tuple([c for c in deck if hand >> c & 1]) for hand in hands]),
+        bids=tuple(bids),
+        spares=tuple(spares),
+        boards=tuple(map(tuple, boards)),
+        follow=tuple(follow),
+        round_no=round_no,
+        placed=placed,
+        tricks=tuple(tricks),
+        scores=tuple(scores),
+        record=state.record + tuple(record),
+        results=state.results + tuple(results),
+    )
+
+
+#: fast_play's reading of a card on a location: (card, location, suit, the
+#: card's bit); _BITS[card] is that bit and _SUIT_BITS[suit] the bits of a suit.
+_BITS = tuple(1 << card for card in range(64))
+_SUIT_BITS = tuple(0xFFFF << (16 * suit) for suit in range(4))
+_PLAYS = {text: (card, loc, suit, _BITS[card]) for text, (card, loc, suit) in _FAST_PLACES.items()}
 
 
 def _apply_bid(state: State, move: Bid) -> State:
@@ -358,27 +513,44 @@ _SET = {
 }
 
 
+# _PUT[players][seat](hands, hand, boards, board): the hands and the boards
+# with that seat's hand and board replaced, in one call.
+_PUT = {
+    3: (
+        lambda hs, h, bs, b: ((h, hs[1], hs[2]), (b, bs[1], bs[2])),
+        lambda hs, h, bs, b: ((hs[0], h, hs[2]), (bs[0], b, bs[2])),
+        lambda hs, h, bs, b: ((hs[0], hs[1], h), (bs[0], bs[1], b)),
+    ),
+    4: (
+        lambda hs, h, bs, b: ((h, hs[1], hs[2], hs[3]), (b, bs[1], bs[2], bs[3])),
+        lambda hs, h, bs, b: ((hs[0], h, hs[2], hs[3]), (bs[0], b, bs[2], bs[3])),
+        lambda hs, h, bs, b: ((hs[0], hs[1], h, hs[3]), (bs[0], bs[1], b, bs[3])),
+        lambda hs, h, bs, b: ((hs[0], hs[1], hs[2], h), (bs[0], bs[1], bs[2], b)),
+    ),
+}
+#: _NEXT[players][seat]: the seat clockwise after it.
+_NEXT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
+
+
 def _place(state: State, seat: int, hand: tuple[int, ...], card: int, loc: int,
            setter: int) -> State:
     """The state after a legal placement of ``card`` (in ``hand``) on ``loc``."""
     k = hand.index(card)
     hands = state.hands
     n = len(hands)
-    at_seat = _SET[n][seat]
-    hands = at_seat(hands, hand[:k] + hand[k + 1 :])
-    boards = state.boards
-    board = boards[seat]
+    board = state.boards[seat]
     at_loc = _SET[len(board)][loc]
-    boards = at_seat(boards, at_loc(board, card))
+    hands, boards = _PUT[n][seat](
+        hands, hand[:k] + hand[k + 1 :], state.boards, at_loc(board, card)
+    )
     follow = state.follow
     if setter < 0:
         # The first card on this location this round takes its pawn: it sets the follow suit.
         follow = at_loc(follow, seat)
     placed = state.placed + 1
     if placed < n * len(board):
-        seat += 1
         return _replace(state, hands=hands, boards=boards, follow=follow, placed=placed,
-                        seat=0 if seat == n else seat)
+                        seat=_NEXT[n][seat])
     return _resolve(state, hands, boards)
 
 
@@ -408,6 +580,8 @@ _STRENGTH = tuple(
     {c: 64 + c if c >> 4 == PINK else c if c >> 4 == lead else 0 for c in CARD_NAMES}
     for lead in range(4)
 )
+#: _STRENGTHS[lead suit][card]: the same, as a tuple indexed by the card.
+_STRENGTHS = tuple(tuple(by_card.get(c, 0) for c in range(64)) for by_card in _STRENGTH)
 
 
 def trick_winner(cards: tuple[int, ...], lead: int) -> int:
@@ -417,27 +591,72 @@ def trick_winner(cards: tuple[int, ...], lead: int) -> int:
     return cards.index(max(cards, key=_STRENGTH[cards[lead] >> 4].__getitem__))
 
 
+#: _EMPTY_BOARDS[players][locations]: every board empty.
+_EMPTY_BOARDS = {n: {loc: ((-1,) * loc,) * n for loc in (3, 4)} for n in (3, 4)}
+
+
+def _round_tricks(boards, lead: int, hand_no: int, round_no: int,
+                  tricks: list[int]) -> tuple[list[tuple[int, ...]], int]:
+    """TRICK RESOLUTION of a full round: the record's row of each location's
+    trick, (hand, round, location, lead, winner, card of each seat), and the
+    last winner. The start player ``lead`` leads the first trick, each
+    winner the next; ``tricks`` (per seat) counts the tricks won.
+
+    trick_winner written out for 3 and 4 players (this runs at the end of
+    every round of every log validated); a test compares the two.
+    """
+    rows = []
+    if len(boards) == 3:
+        b0, b1, b2 = boards
+        for loc in range(len(b0)):
+            strength = _STRENGTHS[boards[lead][loc] >> 4]
+            c0, c1, c2 = b0[loc], b1[loc], b2[loc]
+            x, y, z = strength[c0], strength[c1], strength[c2]
+            winner = (0 if x > z else 2) if x > y else (1 if y > z else 2)
+            rows.append((hand_no, round_no, loc, lead, winner, c0, c1, c2))
+            tricks[winner] += 1
+            lead = winner
+    else:
+        b0, b1, b2, b3 = boards
+        for loc in range(len(b0)):
+            strength = _STRENGTHS[boards[lead][loc] >> 4]
+            c0, c1, c2, c3 = b0[loc], b1[loc], b2[loc], b3[loc]
+            winner, best = 0, strength[c0]
+            if strength[c1] > best:
+                winner, best = 1, strength[c1]
+            if strength[c2] > best:
+                winner, best = 2, strength[c2]
+            if strength[c3] > best:
+                winner = 3
+            rows.append((hand_no, round_no, loc, lead, winner, c0, c1, c2, c3))
+            tricks[winner] += 1
+            lead = winner
+    return rows, lead
+
+
+def _hand_results(hand_no: int, bids, spares, tricks) -> list[tuple[int, ...]]:
+    """SCORE CALCULATION of a hand: the results' row of each seat, (hand,
+    seat, bid, spare chip, tricks, points)."""
+    return [
+        (hand_no, p, bid, int(spare), took, hand_points(bid, spare, took))
+        for p, (bid, spare, took) in enumerate(zip(bids, spares, tricks))
+    ]
+
+
 def _resolve(state: State, hands: tuple[tuple[int, ...], ...], boards) -> State:
     """Every board is full: resolve the tricks location by location. The start
     player leads the first; each trick's winner leads the next; the last
     trick's winner becomes the start player (TRICK RESOLUTION)."""
     n = len(hands)
     hand_no, round_no = state.hand_no, state.round_no
-    lead = state.start
     tricks = list(state.tricks)
-    rows = []
-    for loc, cards in enumerate(zip(*boards)):
-        winner = cards.index(max(cards, key=_STRENGTH[cards[lead] >> 4].__getitem__))  # trick_winner
-        tricks[winner] += 1
-        rows.append((hand_no, round_no, loc, lead, winner) + cards)
-        lead = winner
-    start = lead
+    rows, start = _round_tricks(boards, state.start, hand_no, round_no, tricks)
     record = state.record + tuple(rows)
     locations = state.locations
-    empty_boards = ((-1,) * locations,) * n
-    no_follow = (-1,) * locations
+    empty_boards = _EMPTY_BOARDS[n][locations]
+    no_follow = empty_boards[0]
     round_no += 1
-    if round_no < rounds(locations):
+    if round_no < HAND_CARDS // locations:  # rounds(locations)
         return _replace(
             state,
             hands=hands,
@@ -451,12 +670,8 @@ def _resolve(state: State, hands: tuple[tuple[int, ...], ...], boards) -> State:
             seat=start,
         )
     # SCORE CALCULATION, then the next hand (or the end of the game).
-    results = list(state.results)
-    scores = list(state.scores)
-    for p in range(n):
-        points = hand_points(state.bids[p], state.spares[p], tricks[p])
-        scores[p] += points
-        results.append((hand_no, p, state.bids[p], int(state.spares[p]), tricks[p], points))
+    scored = _hand_results(hand_no, state.bids, state.spares, tricks)
+    scores = tuple([score + row[5] for score, row in zip(state.scores, scored)])
     hand_no += 1
     over = hand_no == n
     return _replace(
@@ -473,9 +688,9 @@ def _resolve(state: State, hands: tuple[tuple[int, ...], ...], boards) -> State:
         round_no=0,
         placed=0,
         tricks=(0,) * n,
-        scores=tuple(scores),
+        scores=scores,
         record=record,
-        results=tuple(results),
+        results=state.results + tuple(scored),
     )
 
 
