@@ -172,8 +172,13 @@ def test_module_exposes_the_contract(game_id: str) -> None:
         assert getattr(game, name), name
     assert isinstance(game.PARAMS, tuple), "PARAMS is a tuple, empty when the game has none"
     for name in ("setup", "to_move", "legal_moves", "apply", "parse_move", "format_move",
-                 "outcome", "standing", "view", "render", "draw", "fast_apply", "redeal"):
+                 "outcome", "standing", "view", "render", "draw", "fast_apply", "redeal",
+                 "narrate", "read_listed"):
         assert callable(getattr(game, name)), name
+    assert isinstance(getattr(game, "RULES", 1), int) and getattr(game, "RULES", 1) >= 1
+    for p in game.PARAMS:
+        # A parameter a later rules version brought in says what older logs played.
+        assert p.since == 1 or (p.legacy is not None and p.since <= getattr(game, "RULES", 1))
     assert game.ID == game_id
     for p in game.PARAMS:
         assert p.coerce(p.default) == p.default
