@@ -933,7 +933,8 @@ def test_games():
     g = data[0]
     assert g["players"] == [1, 2, 3, 4]
     assert {p["name"]: p["default"] for p in g["params"]} == {
-        "absent-doubles": "own-season", "goal": "dominance"}
+        "absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    assert g["rules"] == 2  # tie_order came with rules version 2
     assert all({"accepts", "applies", "help"} <= set(p) for p in g["params"])
 
 
