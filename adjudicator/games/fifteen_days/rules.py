@@ -217,7 +217,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     return State(
         players=players,
         feather_rule=str(params["feathers"]),
-        wild_rule=str(params["wild"]),
+        wild_rule=str(params.get("wild", "board")),  # a direct setup call without it: rules 1
         first=first,
         piles=piles,
         removed=tuple(removed),
