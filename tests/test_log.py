@@ -29,9 +29,10 @@ def test_encode_decode_round_trip(finished: logmod.Log) -> None:
 def test_encoding_is_stable(finished: logmod.Log) -> None:
     text = logmod.encode(finished).decode()
     assert text.endswith("}\n") and not text.endswith("\n\n")
-    assert '\n  "format": "adjudicator-log",\n  "version": 2,\n  "game": "turn-of-time",\n  "rules": 1,' in text
+    assert '\n  "format": "adjudicator-log",\n  "version": 2,\n  "game": "turn-of-time",\n  "rules": 2,' in text
     # parameters sorted by name, 2-space indent
-    assert '"params": {\n    "absent-doubles": "own-season",\n    "goal": "dominance"\n  }' in text
+    assert ('"params": {\n    "absent-doubles": "own-season",\n    "goal": "dominance",\n'
+            '    "tie_order": "players"\n  }') in text
     keys = [line.split('"')[1] for line in text.splitlines() if line.startswith('  "')]
     assert keys == [
         "format", "version", "game", "rules", "params", "players", "seed", "salt",
