@@ -971,6 +971,18 @@ def test_6_the_game_ends_when_all_16_cards_are_played(players):
     assert info.value.clause == "Turn of Time 6"
 
 
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_6_face_up_and_largest_groups_of_every_position(players):
+    """6: the counts and largest groups the engine scores (and shows) are those
+    counted by hand, in every position of random games."""
+    for seed in ("tally-1", "tally-2", "tally-3"):
+        for state in random_game(players, seed):
+            cards = table(state)
+            v = tot.view(state, None)
+            assert v.face_up == {s: face_counts(cards)[s] for s in SEASONS}
+            assert v.largest_group == largest_groups(cards)
+
+
 # The rule card's scoring example: 5 Fall (4 adjacent), 5 Spring (3 adjacent),
 # 3 Summer (2 adjacent), 3 Winter (2 adjacent), on a full 4x4 grid a1-d4.
 EXAMPLE_FACES = (
@@ -1427,3 +1439,47 @@ def test_notation_garbage_is_a_notation_error(typed, mentions):
         assert "FaSp-c3" in message  # shows the expected form
     else:
         assert mentions in message
+
+
+# =====================================================================================
+# Resignation and abandonment (notation/turn-of-time.md, the events of notation/README.md)
+# =====================================================================================
+
+SAMPLE_START = ("SuWi-d4", "WiSp-e4", "SuSu-d5", "FaSp-e5:sw")  # the sample game's first 4 moves
+
+
+def test_resigning_ranks_the_others_by_the_standing_and_the_resigner_last():
+    """notation/turn-of-time.md, Resigning: after the sample game's 4th move Summer
+    (cy) leads with 2 cards, Winter (ann) and Fall (dee) have 1 each (Winter earlier in
+    turn order), Spring (bob) none. cy resigns: ann 3 points 1st (the winner), dee 2nd,
+    bob 3rd, cy last with 4 points; the standing's lines are kept."""
+    log = match.extend(match.new_log("turn-of-time", NAMES, "0"), list(SAMPLE_START))
+    standing = tot.standing(match.validate(log).state)
+    assert [(r.player, r.score) for r in standing.standings] == [
+        ("cy", 4), ("ann", 3), ("dee", 2), ("bob", 1)]
+    log = match.extend(log, ["@resign"], as_player="cy")
+    assert [(r.player, r.score, r.place) for r in log.result.standings] == [
+        ("ann", 3, 1), ("dee", 2, 2), ("bob", 1, 3), ("cy", 4, 4)]
+    assert log.result.winners == ("ann",)
+    assert log.result.details == (*standing.details, "cy resigned: ranked last")
+    assert match.validate(log).outcome == log.result
+
+
+def test_resigning_solo_misses_the_goal_and_abandoning_has_no_result():
+    """notation/turn-of-time.md: a solo player who resigns misses the goal (no
+    winner); an abandonment accepted by every other player ends the game with no
+    result."""
+    solo = match.new_log("turn-of-time", ["sol"], "1")
+    state = match.start(solo)[1]
+    solo = match.extend(solo, [tot.format_move(state, tot.legal_moves(state)[0])])
+    solo = match.extend(solo, ["@resign"], as_player="sol")
+    assert solo.result.winners == ()
+    assert solo.result.details == ("sol resigned: the goal is missed",)
+    log = match.extend(match.new_log("turn-of-time", NAMES, "0"), list(SAMPLE_START))
+    log = match.extend(log, ["@abandon"], as_player="ann")
+    for name in ("bob", "cy"):
+        log = match.extend(log, ["@accept"], as_player=name)
+        assert log.result is None, "it waits for every other player"
+    log = match.extend(log, ["@accept"], as_player="dee")
+    assert log.result.standings == () and log.result.winners == ()
+    assert log.result.details == ("abandoned by agreement: no result",)

@@ -11,10 +11,14 @@ seasonal order (Spring, Summer, Fall, Winter). A card on the table is
 first (its *kind*).
 
 Speed: validating a log calls :func:`fast_apply` once per move, and
-self-play calls :func:`legal_moves` and :func:`apply`. Both rest on memos
-keyed by what a placement depends on (the card, the order of meetings and
-the neighbours' *signature*, see below), never on whole positions, so a game
-never seen before finds them filled; every memo is bounded.
+self-play calls :func:`legal_moves`, :func:`format_move` and :func:`apply`.
+They rest on memos keyed by what a placement depends on (the card, the order
+of meetings and the neighbours' *signature*, see below), never on whole
+positions. The flat tables the hot paths read are filled from tables of the
+same problems turned back to their class's card (a quarter as many keys, so
+a process that has never seen a game soon finds them filled), and those are
+worked out directly in the plain cases (:func:`_direct`) and by trying the
+orders of meetings otherwise. Every memo is bounded.
 """
 
 from __future__ import annotations
@@ -390,54 +394,75 @@ _BACK_DIGIT = tuple(
 )
 
 
+def _step(code: int, digit: int) -> int:
+    """A card showing ``code`` meets a neighbour of ``digit``: the card after,
+    times 2, plus 1 if the neighbour is a double and is turned over (4, 5.3)."""
+    q, double = (digit - 1) >> 1, (digit - 1) & 1
+    beat = ((code >> 2) - q) % 4  # 1: it flips the neighbour, 3: is flipped, 2: both
+    turned = beat in (1, 2) and double
+    return (_flip(code) if beat in (2, 3) else code) * 2 + turned
+
+
+_STEP = tuple(tuple(_step(c, v) if v else c * 2 for v in range(9)) for c in range(16))
+
+
+# The signatures with exactly one neighbour, and its direction.
+_ONE_NEIGHBOUR = {v * w: d for d, w in enumerate(_WEIGHTS) for v in range(1, 9)}
+
+
+def _direct(code: int, sig: int) -> int | None:
+    """The one result of placing ``code`` among neighbours ``sig``, as card
+    after * 16 + mask of the directions turned over, when it is plain that
+    every order of meetings gives it: a card no neighbour flips (it meets
+    them all with the face it shows; a single card is never flipped to
+    another season), or a card with one neighbour. None when the orders
+    must be tried (see _relative)."""
+    row = _STEP[code]  # an absent neighbour (digit 0) leaves the card as it is
+    n, e, s, w = row[sig // 729], row[sig // 81 % 9], row[sig // 9 % 9], row[sig % 9]
+    if n >> 1 == e >> 1 == s >> 1 == w >> 1 == code:
+        return code * 16 + (n & 1) + (e & 1) * 2 + (s & 1) * 4 + (w & 1) * 8
+    d = _ONE_NEIGHBOUR.get(sig)
+    if d is None:
+        return None
+    step = (n, e, s, w)[d]
+    return (step >> 1) * 16 + ((step & 1) << d)
+
+
+def _direct_canonical(code: int, sig: int, res: int) -> bool | None:
+    """Whether placing ``code`` among neighbours ``sig`` without an order,
+    with the one result ``res`` (from _direct), is the canonical way of
+    reaching it (None: the orders must be tried). Only a way without an order
+    ending on the face it shows comes before it: the other face, if that
+    too has the one result ``res``."""
+    if res >> 6 == code >> 2:  # it ends on the face shown: nothing comes before it
+        return True
+    other = _direct(_FLIPPED[code], sig)
+    return None if other is None else other != res
+
+
 _PERMS = tuple(tuple(permutations(range(k))) for k in range(5))
 
 
-def _face_step(code: int, q: int) -> int:
-    """A card showing ``code`` meets a neighbour showing season ``q``: the card
-    after, times 2, plus 1 if the neighbour is turned over (4, 5.3), single or
-    double."""
-    beat = ((code >> 2) - q) % 4  # 1: it flips the neighbour, 3: is flipped, 2: both
-    return (_flip(code) if beat in (2, 3) else code) * 2 + (beat in (1, 2))
-
-
-_FACE_STEP = tuple(tuple(_face_step(c, q) for q in range(4)) for c in range(16))
-
-# The orders of meetings tried once per *faces* of the neighbours: whether a
-# neighbour is a double only decides whether its turning over shows (R2), so
-# the mixes of singles and doubles share these runs. Keyed (class, faces); at
-# most 3 x (1 + 4 + 4**2 + 4**3 + 4**4) entries.
-_RUNS: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[int, ...], int], ...], ...]] = {}
-
-
-def _runs(cls: int, faces: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-    """For the class's card and then the card turned over (a single: the card
-    only), every distinct result of meeting neighbours showing ``faces`` (in n,
-    e, s, w order) as (the first order giving it, card after * 16 + mask of
-    the positions turned over), in the order of those first orders."""
-    card = _CLASS_CARDS[cls]
-    perms = _PERMS[len(faces)]
-    out = []
-    for code in (card,) if cls == 0 else (card, _FLIPPED[card]):
-        first: dict[int, tuple[int, ...]] = {}
-        # A single card shows the same season whatever it meets: one order will do.
-        for perm in perms[:1] if cls == 0 else perms:
-            cur, mask = code, 0
-            for i in perm:
-                step = _FACE_STEP[cur][faces[i]]
-                cur = step >> 1
-                if step & 1:
-                    mask |= 1 << i
-            res = cur * 16 + mask
-            if res not in first:  # lexicographic: the first order of a result is its rep
-                first[res] = perm
-        out.append(tuple((perm, res) for res, perm in first.items()))
-    runs = _RUNS[cls, faces] = tuple(out)
-    return runs
+def _results(
+    code: int, digits: tuple[int, ...], perms: tuple[tuple[int, ...], ...]
+) -> dict[int, tuple[int, ...]]:
+    """Each distinct result (card after * 16 + mask of the positions turned
+    over) of meeting neighbours ``digits`` in the orders ``perms`` (by
+    position, lexicographic), with the first order giving it."""
+    first: dict[int, tuple[int, ...]] = {}
+    for perm in perms:
+        cur, mask = code, 0
+        for i in perm:
+            step = _STEP[cur][digits[i]]
+            cur = step >> 1
+            mask |= (step & 1) << i
+        res = cur * 16 + mask
+        if res not in first:  # lexicographic: the first order of a result is its rep
+            first[res] = perm
+    return first
 
 
 class _Relative(NamedTuple):
-    ways: tuple[tuple[int, tuple[int, ...]], ...]  # (code, order) of each canonical way
     outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]]  # way -> (card after, turned)
     listing: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (code, its orders sorted)
 
@@ -448,38 +473,38 @@ _RELATIVE: dict[tuple[int, tuple[int, ...]], _Relative] = {}
 def _relative(cls: int, digits: tuple[int, ...]) -> _Relative:
     """The canonical ways of placing the card of class ``cls`` among neighbours
     whose signature digits are ``digits`` (those present, in n, e, s, w
-    order): each way's code and order, the card it ends up as and the mask of
-    the neighbours it turns over, orders and masks by position in ``digits``;
-    and per code its orders, sorted. At most 3 x (1 + 8 + 8**2 + 8**3 + 8**4)
-    entries."""
-    faces = tuple([(v - 1) >> 1 for v in digits])
-    runs = _RUNS.get((cls, faces)) or _runs(cls, faces)
-    # Turning over a single neighbour changes nothing on the table (R2).
-    keep = ~15 | sum(1 << i for i, v in enumerate(digits) if (v - 1) & 1)
+    order): each way's (code, order) with the card it ends up as and the mask
+    of the neighbours it turns over, orders and masks by position in
+    ``digits``; and per code its orders, sorted. At most 3 x (1 + 8 + 8**2 +
+    8**3 + 8**4) entries."""
     card = _CLASS_CARDS[cls]
     codes = (card,) if cls == 0 else (card, _FLIPPED[card])
-    ways = []
-    for code, run in zip(codes, runs):
-        first: dict[int, tuple[int, ...]] = {}
-        for perm, raw in run:  # in the order of their first orders, so the first is kept
-            res = raw & keep
-            if res not in first:
-                first[res] = perm
+    perms = _PERMS[len(digits)]
+    # The ways in the notation's order of preference: without an order, then
+    # ending on the face shown, then the earlier face (the lower code), then
+    # the first order; the first way to each result is the canonical one.
+    groups: tuple[list, list, list, list] = ([], [], [], [])
+    for code in codes:
+        # A single card shows the same season whatever it meets: one order will do.
+        first = _results(code, digits, perms[:1] if cls == 0 else perms)
         face = code >> 2
         if len(first) == 1:
-            ways += [(False, face != res >> 6, code, (), res) for res in first]
+            for res in first:
+                groups[face != res >> 6].append((code, (), res))
         else:
-            ways += [(True, face != res >> 6, code, p, res) for res, p in first.items()]
+            for res, perm in first.items():
+                groups[2 + (face != res >> 6)].append((code, perm, res))
     outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
-    seen: set[int] = set()
     listed: dict[int, list[tuple[int, ...]]] = {code: [] for code in codes}
-    for _, _, code, perm, res in sorted(ways):
-        if res not in seen:
-            seen.add(res)
-            outcome[code, perm] = (res >> 4, res & 15)
-            listed[code].append(perm)
+    seen = set()
+    for group in groups:
+        for code, perm, res in group:
+            if res not in seen:
+                seen.add(res)
+                outcome[code, perm] = (res >> 4, res & 15)
+                listed[code].append(perm)
     listing = tuple((code, tuple(sorted(perms))) for code, perms in listed.items())
-    out = _RELATIVE[cls, digits] = _Relative(tuple(outcome), outcome, listing)
+    out = _RELATIVE[cls, digits] = _Relative(outcome, listing)
     return out
 
 
@@ -515,26 +540,41 @@ _PERM_DIRS = tuple(
     for m in range(16)
 )
 
-# Per signature, worked out as met: the mask of directions holding a card and,
-# for each t, the digits of those cards turned back by t seasons.
-_SIG_INFO: list[tuple[int, tuple[tuple[int, ...], ...]] | None] = [None] * _SIGS
+# Per signature, worked out as met: the mask of directions holding a card and
+# the digits of those cards.
+_SIG_INFO: list[tuple[int, tuple[int, ...]] | None] = [None] * _SIGS
 
 
-def _sig_info(sig: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def _sig_info(sig: int) -> tuple[int, tuple[int, ...]]:
     n, e, s, w = _digits(sig)
     present = (n > 0) | (e > 0) << 1 | (s > 0) << 2 | (w > 0) << 3
-    digits = [v for v in (n, e, s, w) if v]
-    turned = tuple([tuple([back[v] for v in digits]) for back in _BACK_DIGIT])
-    info = _SIG_INFO[sig] = (present, turned)
+    info = _SIG_INFO[sig] = (present, tuple([v for v in (n, e, s, w) if v]))
     return info
+
+
+# _TURNED_SIGS[t][sig]: the signature with every neighbour turned back by t
+# seasons (-1: not worked out yet).
+_TURNED_SIGS = ([*range(_SIGS)], *([-1] * _SIGS for _ in range(3)))
+
+
+def _turn_sig(sig: int, t: int) -> int:
+    """The signature with every neighbour turned back by ``t`` seasons."""
+    back = _BACK_DIGIT[t]
+    out = _TURNED_SIGS[t][sig] = (
+        back[sig // 729] * 729 + back[sig // 81 % 9] * 81 + back[sig // 9 % 9] * 9 + back[sig % 9]
+    )
+    return out
 
 
 # What a card placed as ``code`` among neighbours ``sig`` with the order
 # numbered ``oid`` does, when that is the canonical way of writing it: the
 # card it ends up as and the directions of the neighbours it turns over.
 # False when that way of writing it is not canonical (or names the wrong
-# neighbours). Keyed (code * _NORDERS + oid) * _SIGS + sig.
+# neighbours). Keyed (code * _NORDERS + oid) * _SIGS + sig. Worked out from
+# the same table for the problem turned back to its class's card (_REL_OUTCOMES,
+# keyed alike), which a game never seen before is far likelier to find filled.
 _OUTCOMES: dict[int, tuple[int, tuple[int, ...]] | bool] = {}
+_REL_OUTCOMES: dict[int, tuple[int, tuple[int, ...]] | bool] = {}
 
 
 def _outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
@@ -543,17 +583,40 @@ def _outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
         _OUTCOMES.clear()
     rest, sig = divmod(key, _SIGS)
     code, oid = divmod(rest, _NORDERS)
-    present, turned = _SIG_INFO[sig] or _sig_info(sig)
+    t = _CLASS[code][1]
+    rel_sig = _TURNED_SIGS[t][sig]
+    if rel_sig < 0:
+        rel_sig = _turn_sig(sig, t)
+    rel_key = (_TURN_CODE[-t][code] * _NORDERS + oid) * _SIGS + rel_sig
+    rel = _REL_OUTCOMES.get(rel_key)
+    if rel is None:
+        rel = _rel_outcome(rel_key)
+    out = _OUTCOMES[key] = (_TURN_CODE[t][rel[0]], rel[1]) if rel else False
+    return out
+
+
+def _rel_outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
+    """The entry of ``_REL_OUTCOMES`` for ``key``, worked out and kept."""
+    if len(_REL_OUTCOMES) > 200_000:
+        _REL_OUTCOMES.clear()
+    rest, sig = divmod(key, _SIGS)
+    code, oid = divmod(rest, _NORDERS)
+    res = _direct(code, sig)
+    if res is not None:  # one result, in every order: no order is written
+        canonical = False if oid else _direct_canonical(code, sig, res)
+        if canonical is not None:
+            plain = _REL_OUTCOMES[key] = (res >> 4, _MASK_DIRS[res & 15]) if canonical else False
+            return plain
+    present, digits = _SIG_INFO[sig] or _sig_info(sig)
     perm = _PERM_OF[present][oid]
     out: tuple[int, tuple[int, ...]] | bool = False
     if perm is not None:
-        cls, t = _CLASS[code]
-        digits = turned[t]
+        cls = _CLASS[code][0]
         rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
-        res = rel.outcome.get((_TURN_CODE[-t][code], perm))
-        if res is not None:
-            out = (_TURN_CODE[t][res[0]], _POSITIONS_DIRS[present][res[1]])
-    _OUTCOMES[key] = out
+        found = rel.outcome.get((code, perm))
+        if found is not None:
+            out = (found[0], _POSITIONS_DIRS[present][found[1]])
+    _REL_OUTCOMES[key] = out
     return out
 
 
@@ -598,25 +661,57 @@ def _open_squares(
 # occur (most are one move without an order, or none), so the moves built
 # from them are shared by every signature that has them.
 _SIG_ORDERS: list[int] = [-1] * (_SIGS * 16)
-_ORDER_SETS: list[tuple[tuple[int, ...], ...]] = []
-_ORDER_SET_ID: dict[tuple[tuple[int, ...], ...], int] = {}
+_ORDER_SETS: list[tuple[tuple[int, ...], ...]] = [((),), ()]
+_ORDER_SET_ID: dict[tuple[tuple[int, ...], ...], int] = {((),): 0, (): 1}
+_ORDER_SET_ONE, _ORDER_SET_NONE = 0, 1  # one move without an order; no move
 
 
 def _sig_orders(sig: int, kind: int) -> None:
     """Work out the orders of both faces of a card of ``kind``."""
-    present, turned = _SIG_INFO[sig] or _sig_info(sig)
-    spelled = _PERM_DIRS[present]
     cls, t = _CLASS[kind]
-    digits = turned[t]
-    rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
     turn = _TURN_CODE[t]
+    rel_sig = _TURNED_SIGS[t][sig]
+    if rel_sig < 0:
+        rel_sig = _turn_sig(sig, t)
+    rel_key = cls * _SIGS + rel_sig
+    found = _REL_ORDERS.get(rel_key) or _rel_orders(rel_key)
+    for code, i in found:
+        _SIG_ORDERS[sig * 16 + turn[code]] = i
+
+
+# The same for the problem turned back to the class's card: (code, number of
+# its tuple of orders) for the card and the card turned over; keyed
+# class * _SIGS + signature.
+_REL_ORDERS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _rel_orders(key: int) -> tuple[tuple[int, int], ...]:
+    cls, sig = divmod(key, _SIGS)
+    card = _CLASS_CARDS[cls]
+    codes = (card,) if cls == 0 else (card, _FLIPPED[card])
+    found = []
+    for code in codes:  # first the plain cases: one result per face, no order
+        res = _direct(code, sig)
+        canonical = None if res is None else _direct_canonical(code, sig, res)
+        if canonical is None:
+            break
+        found.append((code, _ORDER_SET_ONE if canonical else _ORDER_SET_NONE))
+    else:
+        out = _REL_ORDERS[key] = tuple(found)
+        return out
+    present, digits = _SIG_INFO[sig] or _sig_info(sig)
+    spelled = _PERM_DIRS[present]
+    rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
+    found = []
     for code, perms in rel.listing:  # orders by position sort as the directions do
         orders = tuple([spelled[perm] for perm in perms])
         i = _ORDER_SET_ID.get(orders)
         if i is None:
             i = _ORDER_SET_ID[orders] = len(_ORDER_SETS)
             _ORDER_SETS.append(orders)
-        _SIG_ORDERS[sig * 16 + turn[code]] = i
+        found.append((code, i))
+    out = _REL_ORDERS[key] = tuple(found)
+    return out
 
 
 # The legal moves on one square, per card code: [codes done as a bit mask,
@@ -694,7 +789,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     for key in keys:
         block = _BLOCKS.get(key)
         if block is None:
-            if len(_BLOCKS) > 20_000:
+            if len(_BLOCKS) > 60_000:  # a few MB: a list of 17 per square and signature
                 _BLOCKS.clear()
             block = _BLOCKS[key] = [0, *((),) * 16]
         if need & ~block[0]:
@@ -830,25 +925,41 @@ def _spell(face: int, order: tuple[int, ...], seasons: int, square: int) -> str:
     return text + ":" + "".join(DIRS[d] for d in order) if order else text
 
 
-# Canonical move texts read back: text -> (kind, square, order key of
-# _OUTCOMES, the square's neighbours, its row and column). Those without an
-# order are made here, those with one as they are met: never more than
-# 16 x 49 x _NORDERS entries.
-_TEXTS: dict[str, tuple[int, int, int, tuple[int, int, int, int], int, int]] = {
-    _BASE[code][sq]: (_KIND[code], sq, code * _NORDERS * _SIGS, NEIGHBOURS[sq], *_ROW_COL[sq])
+# Canonical move texts read back: text -> (kind, square, the card and order
+# turned back to the class's card as a key of _REL_OUTCOMES, the seasons it
+# was turned back by, the square's neighbours, its row and column). Those
+# without an order are made here, those with one as they are met: never
+# more than 16 x 49 x _NORDERS entries.
+_Known = tuple[int, int, int, int, tuple[int, int, int, int], int, int]
+_TEXTS: dict[str, _Known] = {
+    _BASE[code][sq]: (
+        _KIND[code],
+        sq,
+        _TURN_CODE[-_CLASS[code][1]][code] * _NORDERS * _SIGS,
+        _CLASS[code][1],
+        NEIGHBOURS[sq],
+        *_ROW_COL[sq],
+    )
     for code in range(16)
     for sq in range(SIZE * SIZE)
 }
+# _SIG_SHARES[t]: the shares of the signature per direction, as _SIG_N, ...,
+# of each card turned back by t seasons.
+_SIG_SHARES = tuple(
+    tuple(tuple(_digit(c if c < 0 else _TURN_CODE[-t][c]) * w for c in (*range(16), -1))
+          for w in _WEIGHTS)
+    for t in range(4)
+)
 
 
-def _decode(text: str) -> tuple[int, int, int, tuple[int, int, int, int], int, int] | None:
+def _decode(text: str) -> _Known | None:
     head, colon, tail = text.partition(":")
     known = _TEXTS.get(head)
     oid = _ORDER_TEXT.get(tail)
     if not colon or known is None or oid is None:
         return None
-    kind, sq, okey, nbrs, r, c = known
-    out = _TEXTS[text] = (kind, sq, okey + oid * _SIGS, nbrs, r, c)
+    kind, sq, okey, t, nbrs, r, c = known
+    out = _TEXTS[text] = (kind, sq, okey + oid * _SIGS, t, nbrs, r, c)
     return out
 
 
@@ -874,17 +985,19 @@ def fast_apply(state: State, text: str) -> State | None:
     known = _TEXTS.get(text) or _decode(text)
     if known is None:
         return None
-    kind, sq, okey, nbrs, r, c = known
+    kind, sq, okey, t, nbrs, r, c = known
     seat = state.seat
     board = state.board
     if seat < 0 or board[sq] >= 0:
         return None
     n, e, s, w = nbrs
-    sig = _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
+    # The placement turned back to the class's card: far fewer keys to meet.
+    sig_n, sig_e, sig_s, sig_w = _SIG_SHARES[t]
+    sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
     key = okey + sig
-    res = _OUTCOMES.get(key)
+    res = _REL_OUTCOMES.get(key)
     if res is None:
-        res = _outcome(key)
+        res = _rel_outcome(key)
     if not res:  # not canonical, or the order names other neighbours (5.2)
         return None
     if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
@@ -920,7 +1033,7 @@ def fast_apply(state: State, text: str) -> State | None:
         hands = tuple(rest)
     final, flips = res
     new = list(board)
-    new[sq] = final
+    new[sq] = _TURN_CODE[t][final]
     for d in flips:
         j = nbrs[d]
         new[j] = _FLIPPED[new[j]]
@@ -1002,8 +1115,11 @@ def _tally(
     )
 
 
+_ORDINALS = ("0th", "1st", "2nd", "3rd", "4th")
+
+
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return _ORDINALS[n]
 
 
 def _score_solo(state: State, counts: list[int], groups: list[int]) -> Outcome:
