@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from adjudicator import games, log as logmod, match
 from adjudicator.chance import Chance
 from adjudicator.cli import app
-from adjudicator.engine import Style
+from adjudicator.engine import Scene, Style
 from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, MoveError, NotationError
 from adjudicator.games import fifteen_days as fd
 
@@ -644,6 +644,11 @@ def test_wild_any_a_corner_holding_only_a_wild():
     assert v.players[0].wilds == 1 and v.players[0].score == 4
     text = fd.render(v, Style(unicode=True))
     assert "Winter  3*" in text and max(len(line) for line in text.splitlines()) <= 72
+    # The picture: the lone wild drawn in its corner, outlined as the last move
+    # WWi3L (the side written after the card).
+    svg = fd.draw(v, Scene("15 Days", NAMES[:3], "ann", "ann", 1, ("ann", "WWi3L"),
+                           fd.standing(position(boards={0: b})), False))
+    assert "Winter 3 (a wild card)" in svg and svg.count('class="last"') == 1
     state = position(hands={0: "Wi2 Wi5 Sp1 Sp2 Sp3"}, boards={0: b})
     assert "PWi2" in legal(state) and "PWi2L" not in legal(state)
     assert fd.format_move(state, fd.parse_move(state, "PWi2L")) == "PWi2"
@@ -1435,6 +1440,72 @@ def test_render_shows_corners_wilds_tokens_market_piles_and_score():
     assert "ann  score 0" in text  # runs Autumn 2 (6 5) + Summer 2, two empty corners -4
     ascii_text = fd.render(fd.view(state, None), Style(unicode=False))
     assert ascii_text.isascii() and "Su1 Wi2" not in ascii_text
+
+
+# =====================================================================================
+# Resignation and abandonment (notation/fifteen-days.md, the events of notation/README.md)
+# =====================================================================================
+
+
+def sample_log():
+    """The log of the notation document's example moves (seed 2, ann, bob, cy)."""
+    import test_notation_docs as docs
+
+    [(_, _, body)] = [b for b in docs.blocks("moves") if b[0] == "fifteen-days.md"]
+    texts = []
+    for raw in body.splitlines()[1:]:
+        text = raw.split("#", 1)[0].strip()
+        if text and not (text[0] in "x?=" and text[1:2] == " "):
+            texts.append(text.partition("->")[2].strip() or text)
+    log = match.new_log(fd.ID, NAMES[:3], "2")
+    for text in texts:
+        log = match.extend(log, [text])
+    return log
+
+
+def test_resigning_ranks_the_others_by_the_standing_and_the_resigner_last():
+    """notation/fifteen-days.md, Resigning: after the example moves the standing is ann
+    0, bob -1, cy -1 (bob ahead of cy on cards in hand); bob resigns: ann 1st (the
+    winner), cy 2nd, bob 3rd, the standing's lines kept, tie-break line included."""
+    log = sample_log()
+    before = match.validate(log)
+    assert [(r.player, r.score, r.place) for r in fd.standing(before.state).standings] == [
+        ("ann", 0, 1), ("bob", -1, 2), ("cy", -1, 3)]
+    log = match.extend(log, ["@resign"], as_player="bob")
+    assert [(r.player, r.score, r.place) for r in log.result.standings] == [
+        ("ann", 0, 1), ("cy", -1, 2), ("bob", -1, 3)]
+    assert log.result.winners == ("ann",)
+    assert log.result.details[-1] == "bob resigned: ranked last"
+    assert "bob and cy both have -1 points: bob holds more cards in hand (1 to 0) " \
+        "(15 Days: End game and Scoring)" in log.result.details
+    with pytest.raises(MoveError):
+        match.extend(log, ["D1"])  # the game is over
+
+
+def test_resigning_mid_action_and_out_of_turn():
+    """Resigning: at any time, here by cy while ann is paying for her first card (a
+    corner of 1 against bob's and cy's four empty corners): ann 1st, bob 2nd, cy 3rd
+    though cy's score equals bob's."""
+    log = match.new_log(fd.ID, NAMES[:3], "resign", {"first-player": "seat-0"})
+    state = match.start(log)[1]
+    plays = [fd.format_move(state, m) for m in fd.legal_moves(state) if m.op == "P"]
+    assert plays, "ann can play a card at once"
+    log = match.extend(log, [plays[0]])
+    assert match.validate(log).state.phase == "pay"
+    log = match.extend(log, ["@resign"], as_player="cy")
+    assert [(r.player, r.score, r.place) for r in log.result.standings] == [
+        ("ann", -5, 1), ("bob", -8, 2), ("cy", -8, 3)]
+    assert log.result.winners == ("ann",) and log.result.details[-1] == "cy resigned: ranked last"
+
+
+def test_abandoning_by_agreement_has_no_result():
+    log = match.new_log(fd.ID, NAMES[:3], "abandon")
+    log = match.extend(log, ["@abandon"], as_player="ann")
+    log = match.extend(log, ["@accept"], as_player="bob")
+    assert log.result is None
+    log = match.extend(log, ["@accept"], as_player="cy")
+    assert log.result.standings == () and log.result.winners == ()
+    assert log.result.details == ("abandoned by agreement: no result",)
 
 
 # =====================================================================================

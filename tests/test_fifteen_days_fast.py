@@ -49,6 +49,17 @@ def checked(state, text: str):
         return None
 
 
+def invariants(state) -> None:
+    """The fields the handlers leave unwritten (rules.py, "the turn's flow") hold
+    their defaults wherever the phase does not use them."""
+    phase = state.phase
+    assert state.column == -1 or phase == "rebuild", phase
+    assert state.owe == 0 or phase in ("wild", "pay"), phase
+    assert not state.displaced or phase in ("pay", "move-wild"), phase
+    if phase in ("act", "limit", "bonus", "over"):
+        assert not state.power and state.count == 0, phase
+
+
 def test_every_canonical_text_is_in_the_table():
     assert sorted(rules._CANONICAL) == sorted(CANONICAL)
     for text, (_, move) in rules._CANONICAL.items():
@@ -82,6 +93,7 @@ def test_fast_apply_agrees_with_the_checked_path(players, feathers, wild):
                     assert fd.fast_apply(state, other) == want, (seed, ply, other)
             state = after
             ply += 1
+            invariants(state)
         # After the end nothing applies.
         for other in CANONICAL:
             assert fd.fast_apply(state, other) is None

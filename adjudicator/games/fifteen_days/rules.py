@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 import msgspec
@@ -217,7 +218,9 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     return State(
         players=players,
         feather_rule=str(params["feathers"]),
-        wild_rule=str(params.get("wild", "board")),  # a direct setup call without it: rules 1
+        # Parameters of rules version 1 (no "wild"), as older callers give
+        # them: that version's behaviour, as for a log pinned to it.
+        wild_rule=str(params.get("wild", "board")),
         first=first,
         piles=piles,
         removed=tuple(removed),
@@ -302,11 +305,7 @@ def _wild_targets(board: tuple[tuple[int, int, int], ...], anywhere: bool) -> li
     value of a season on the board whose corner has no wild yet; with
     ``anywhere`` (wild=any) also any value of a season not on the board while a
     corner is free, the side said when both sides have a free corner (R8)."""
-    where = [-1, -1, -1, -1]  # season -> its corner
-    for i in range(4):
-        if board[i][0] >= 0:
-            where[board[i][0]] = i
-    free = (board[0][0] < 0 or board[2][0] < 0) + (board[1][0] < 0 or board[3][0] < 0)
+    where, free, _ = _layout(board)
     out: list[Move] = []
     for season in range(4):
         i = where[season]
@@ -336,15 +335,32 @@ def _any_wild_target(board: tuple[tuple[int, int, int], ...], anywhere: bool) ->
 
 def _matching(board: tuple[tuple[int, int, int], ...], hand: tuple[int, ...]) -> list[int]:
     """The cards of ``hand`` whose season and value are a real card of the board."""
-    present = [0, 0, 0, 0]  # per season, the values on the board
-    for season, mask, _ in board:
+    present = _layout(board)[2]
+    return [c for c in hand if present >> c % 24 & 1]
+
+
+@lru_cache(maxsize=4096)
+def _kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The kinds of the cards of ``hand``, each once, in order. Cached: a hand
+    is asked for in several decisions of a turn, and the cache's lookup costs a
+    sixth of the sort."""
+    return tuple(sorted({c % 24 for c in hand}))
+
+
+@lru_cache(maxsize=4096)
+def _layout(board: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, ...], int, int]:
+    """Per season its corner (-1: none); the number of sides (0-2) with a free
+    corner; the kinds of the board's real cards (bit ``kind``). Cached: a board
+    changes only when a card or a wild goes on it."""
+    where = [-1, -1, -1, -1]
+    present = 0
+    for i in range(4):
+        season, mask, _ = board[i]
         if season >= 0:
-            present[season] = mask
-    return [c for c in hand if present[c % 24 // 6] >> c % 6 & 1]
-
-
-def _kinds(hand: tuple[int, ...]) -> list[int]:
-    return sorted({c % 24 for c in hand})
+            where[season] = i
+            present |= mask << season * 6
+    free = (board[0][0] < 0 or board[2][0] < 0) + (board[1][0] < 0 or board[3][0] < 0)
+    return tuple(where), free, present
 
 
 def _set(seq: tuple, i: int, value) -> tuple:
@@ -532,11 +548,7 @@ def _placements(state: State, discount: int, feather: bool = False) -> list[Move
     hand = state.hands[seat]
     board = state.boards[seat]
     others = len(hand) - 1
-    where = [-1, -1, -1, -1]  # season -> its corner
-    for i in range(4):
-        if board[i][0] >= 0:
-            where[board[i][0]] = i
-    free = (board[0][0] < 0 or board[2][0] < 0) + (board[1][0] < 0 or board[3][0] < 0)
+    where, free, _ = _layout(board)
     table = _FPLAY if feather else _PLAY
     out = []
     for kind in _kinds(hand):
@@ -560,11 +572,7 @@ def _playable(hand: tuple[int, ...], board: tuple[tuple[int, int, int], ...],
     others = len(hand) - 1
     if others < 1 - discount:
         return False  # not even a card on an empty corner
-    where = [-1, -1, -1, -1]
-    for i in range(4):
-        if board[i][0] >= 0:
-            where[board[i][0]] = i
-    free = board[0][0] < 0 or board[1][0] < 0 or board[2][0] < 0 or board[3][0] < 0
+    where, free, _ = _layout(board)
     for c in hand:
         kind = c % 24
         i = where[kind // 6]
@@ -611,18 +619,27 @@ def _can_act(state: State, seat: int, feathers_used: int) -> bool:
     return feather and _playable(hand, board, 1)
 
 
+# The draws and takes there are, by which piles (bit p: pile p + 1) and which
+# sources (bits 0-2 the columns, bit 3 the discard pile) hold cards.
+_DRAWS = tuple(tuple(_DRAW[p] for p in (0, 1) if k >> p & 1) for k in range(4))
+_FDRAWS = tuple(tuple(_FDRAW[p] for p in (0, 1) if k >> p & 1) for k in range(4))
+_TAKES = tuple(tuple(_TAKE[s] for s in range(4) if k >> s & 1) for k in range(16))
+_FTAKES = tuple(tuple(_FTAKE[s] for s in range(4) if k >> s & 1) for k in range(16))
+_REBUILDS = tuple(tuple(_REBUILD[p] for p in (0, 1) if k >> p & 1) for k in range(4))
+
+
 def _action_moves(state: State) -> list[Move]:
     """The moves that begin an action."""
-    piles = [p for p in (0, 1) if state.piles[p]]
-    sources = [s for s in range(3) if state.market[s]]
-    if state.discard:
-        sources.append(3)
-    out = [_DRAW[p] for p in piles]
-    if piles and _feather_ok(state, SQUIRREL):
-        out += [_FDRAW[p] for p in piles]
-    out += [_TAKE[s] for s in sources]
-    if sources and _feather_ok(state, RABBIT):
-        out += [_FTAKE[s] for s in sources]
+    piles, market = state.piles, state.market
+    drawn = (1 if piles[0] else 0) | (2 if piles[1] else 0)
+    taken = ((1 if market[0] else 0) | (2 if market[1] else 0) | (4 if market[2] else 0)
+             | (8 if state.discard else 0))
+    out = list(_DRAWS[drawn])
+    if drawn and _feather_ok(state, SQUIRREL):
+        out += _FDRAWS[drawn]
+    out += _TAKES[taken]
+    if taken and _feather_ok(state, RABBIT):
+        out += _FTAKES[taken]
     if _wild_possible(state):
         out.append(_WILD)
     power = state.animals[FROG] == state.seat
@@ -638,14 +655,17 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     seat = state.seat
     if phase == "act":
         return tuple(_action_moves(state))
-    if phase == "draw":
-        moves = [_DRAW[p] for p in (0, 1) if state.piles[p]]
-        return tuple(moves + [_END] if state.count == 2 else moves)
+    if phase == "draw" or phase == "rebuild":
+        piles = state.piles
+        drawn = (1 if piles[0] else 0) | (2 if piles[1] else 0)
+        if phase == "rebuild":
+            return _REBUILDS[drawn]
+        return _DRAWS[drawn] + (_END,) if state.count == 2 else _DRAWS[drawn]
     if phase == "take":
-        sources = [s for s in range(3) if state.market[s]] + ([3] if state.discard else [])
-        return tuple([_TAKE[s] for s in sources] + [_END])
-    if phase == "rebuild":
-        return tuple(_REBUILD[p] for p in (0, 1) if state.piles[p])
+        market = state.market
+        taken = ((1 if market[0] else 0) | (2 if market[1] else 0) | (4 if market[2] else 0)
+                 | (8 if state.discard else 0))
+        return _TAKES[taken] + (_END,)
     if phase == "wild":
         matching = tuple(_matching(state.boards[seat], state.hands[seat]))
         return tuple(_DISCARD[k] for k in _kinds(matching))
