@@ -3,8 +3,10 @@
 ``fast_apply(state, text)`` must give exactly the state that parse_move,
 apply and format_move give when ``text`` is the canonical notation of a legal
 move, and None for anything else: an illegal move, a move of another phase,
-a tolerant spelling, a move after the end. Random games with fixed seeds, for
-every player count and both sides of the boards, compared move by move.
+a tolerant spelling, a move after the end. ``fast_play`` (a whole log's texts
+at once) must give the seats and the state fast_apply gives move by move.
+Random games with fixed seeds, for every player count and both sides of the
+boards, compared move by move.
 """
 
 from __future__ import annotations
@@ -87,6 +89,58 @@ def test_replay_of_random_logs_by_the_fast_path(players):
             assert after is not None and after == checked(state, entry.move)
             state = after
         assert tp.outcome(state) == log.result
+
+
+def random_game(players: int, locations: int, seed: str):
+    """A random game played by fast_apply: its texts, the seat that played
+    each, and the state before each text and after the last."""
+    log = match.simulate(tp.ID, NAMES[:players], seed, {"locations": locations})
+    _, state = match.start(log)
+    texts, seats, states = [], [], [state]
+    for entry in log.moves:
+        seats.append(tp.to_move(state))
+        state = tp.fast_apply(state, entry.move)
+        texts.append(entry.move)
+        states.append(state)
+    return texts, seats, states
+
+
+@pytest.mark.parametrize("locations", [3, 4])
+@pytest.mark.parametrize("players", [3, 4])
+def test_fast_play_is_fast_apply_move_after_move(players, locations):
+    """fast_play of any stretch of a game (across rounds and hands, to the
+    end) gives the seats that played it and exactly the state fast_apply
+    reaches; nothing is played once the game is over."""
+    for k in range(2):
+        texts, seats, states = random_game(players, locations, f"play/{k}")
+        for start in range(0, len(texts) + 1, 9):
+            for stop in range(start, len(texts) + 1, 4):
+                got = rules.fast_play(states[start], texts[start:stop])
+                assert got == (seats[start:stop], states[stop]), (start, stop)
+        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+        assert tp.to_move(states[-1]) is None
+        assert rules.fast_play(states[-1], texts) == ([], states[-1])
+
+
+@pytest.mark.parametrize("locations", [3, 4])
+@pytest.mark.parametrize("players", [3, 4])
+def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players, locations):
+    """A text that is not the canonical notation of a legal move here (an
+    illegal move, another spelling, an event) stops fast_play before it: the
+    seats and the state are those of the texts before it. Every canonical
+    text is tried at some positions, alone."""
+    rng = random.Random(f"stop/{players}/{locations}")
+    texts, seats, states = random_game(players, locations, "stop")
+    for at in rng.sample(range(len(texts)), 8):
+        refused = [t for t in ALL_TEXTS if tp.fast_apply(states[at], t) is None]
+        refused += variants(texts[at]) + ["@resign", "", "G7", "xyz"]
+        for bad in rng.sample(refused, 12) + refused[-6:]:
+            got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+            assert got == (seats[:at], states[at]), (at, bad)
+        for text in ALL_TEXTS:
+            after = tp.fast_apply(states[at], text)
+            want = ([seats[at]], after) if after is not None else ([], states[at])
+            assert rules.fast_play(states[at], [text]) == want, text
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -22,7 +22,7 @@ from .cards import (
 from .mail import narrate, read_listed
 from .notation import format_move, parse_move
 from .rules import (
-    VIEW, State, apply, fast_apply, hand_points, legal_moves, outcome, redeal, setup, standing,
+    VIEW, State, apply, fast_apply, fast_play, hand_points, legal_moves, outcome, redeal, setup, standing,
     to_move, view,
 )  # fmt: skip
 from .text import render
@@ -30,7 +30,7 @@ from .text import render
 __all__ = [
     "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal", "narrate", "read_listed",
+    "standing", "view", "render", "draw", "fast_apply", "fast_play", "redeal", "narrate", "read_listed",
     # used by tests/test_time_palatrix.py and examples/make_time_palatrix.py
     "State", "Bid", "Place", "PAWNS", "hand_points",
     "PREPARATION", "GAME_FLOW", "BIDDING", "PLACEMENT", "NEXT_HAND", "VARIANT",

@@ -190,17 +190,20 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if state.bidding:
         return BIDS
     hand = state.hands[seat]
-    board = state.boards[seat]
-    # Per suit, the locations a card of that suit may go to.
+    boards = state.boards
+    board = boards[seat]
+    # Per suit, the locations a card of that suit may go to (_must_follow
+    # written out: this runs at every move of self-play).
     open_to: tuple[list[int], ...] = ([], [], [], [])
-    for loc in range(state.locations):
+    for loc, setter in enumerate(state.follow):
         if board[loc] < 0:
-            suit = _must_follow(state, hand, loc)
-            if suit < 0:
-                for where in open_to:
-                    where.append(loc)
-            else:
-                open_to[suit].append(loc)
+            if setter >= 0:
+                suit = boards[setter][loc] >> 4
+                if _holds(hand, suit):
+                    open_to[suit].append(loc)
+                    continue
+            for where in open_to:
+                where.append(loc)
     # The hand is sorted: suits in the order P, O, G, B, then by rank.
     return tuple([PLACES[card][loc] for card in hand for loc in open_to[card >> 4]])
 
@@ -226,8 +229,9 @@ def fast_apply(state: State, text: str) -> State | None:
     """The state after the move written ``text`` if that is the canonical
     notation of a legal move here, else None (the checked path says why).
 
-    The validation hot path: the checks of :func:`apply` without their
-    messages, and :func:`_place` written out; a test compares the two.
+    The validation hot path, move by move (:func:`fast_play` takes a whole
+    log): the checks of :func:`apply` without their messages, and
+    :func:`_place` written out; a test compares the two.
     """
     place = _FAST_PLACES.get(text)
     if place is None:
@@ -308,13 +312,16 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     The state after the last text is exactly :func:`fast_apply`'s (the tests
     compare the two move by move), but no state is built in between: the
     position lives in lists changed in place, and each hand in a bit set (bit
-    ``card`` for each card held), which halves the cost of a move. Whether
+    ``card`` for each card held), which about halves the cost of a move. Whether
     each text was written by the player whose seat it lists is for the caller
     to check.
 
     >>> start = setup({"locations": 3}, ("ann", "bob", "cy"), "105")
     >>> seats, after = fast_play(start, ["6", "3+", "3", "B9-3", "13"])
-    >>> seats, after == fast_apply(fast_apply(fast_apply(fast_apply(start, "6"), "3+"), "3"), "B9-3")
+    >>> one_by_one = start
+    >>> for text in ["6", "3+", "3", "B9-3"]:
+    ...     one_by_one = fast_apply(one_by_one, text)
+    >>> seats, after == one_by_one
     ([0, 1, 2, 0], True)
     """
     n = len(state.players)
