@@ -390,9 +390,6 @@ class _Entry(NamedTuple):
 
     card: int
     bit: int  # 1 << card
-    row: int  # the 8 bits of the card's row
-    below_row: int  # every bit below the card's row
-    others: int  # the other three places of the card's column
     side: int  # of the prediction: NONE, TIME or PLACE
     chips: int  # of the prediction, 0 if none
     stacks: tuple[Stack, ...]  # the prediction's stack, by seat; () if none
@@ -401,7 +398,7 @@ class _Entry(NamedTuple):
 def _entry(move: Move) -> _Entry:
     card, side, chips = move
     stacks = tuple(Stack(card, s, side, chips) for s in range(max(PLAYERS))) if side else ()
-    return _Entry(card, *_GEOMETRY[card], side, chips, stacks)
+    return _Entry(card, 1 << card, side, chips, stacks)
 
 
 #: Every move that can be legal, by its canonical spelling and by its Move
@@ -424,7 +421,7 @@ def _advance(
     entry = table.get(key)
     if entry is None:
         return None  # not canonical, or no position allows it (7 chips, say)
-    card, bit, row, below_row, others, side, chips, new = entry
+    card, bit, side, chips, new = entry
     seat = state.seat
     held = state.held
     hand = held[seat]  # once the game is over (seat -1), every hand is empty
@@ -432,22 +429,7 @@ def _advance(
         return None
     up = state.up
     down = state.down
-    # Time and Place, as in completes(): ``time`` and ``place`` stay 0 unless
-    # the card's row has 3 cards face up, or its column is full.
-    time = place = 0
-    showing = up & row
-    if showing.bit_count() >= 3:
-        stretch = (up | down | bit) & row
-        above = stretch >> card
-        end = (~above & (above + 1)).bit_length() + card - 1
-        start = (~stretch & (bit - 1) | below_row).bit_length()
-        run = (showing | bit) & ((1 << end) - (1 << start))
-        if run.bit_count() >= 4:
-            time = run
-    if (up | down) & others == others:
-        flipped = down & others
-        if not flipped & (flipped - 1):
-            place = up & others | bit
+    time, place = completes(up, down, card)
     if side and (time or place):
         return None  # Play a Card A: no prediction on a card that completes
     hands = list(held)
@@ -577,25 +559,11 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
             entry = table[text]
         except KeyError:
             break  # not canonical, or no position allows it
-        card_, bit, row, below_row, others, side, chips, new = entry
+        card_, bit, side, chips, new = entry
         hand = hands[seat]  # once the game is over (seat -1), every hand is empty
         if not hand & bit:
             break
-        # Time and Place, as in completes() and _advance.
-        time = place = 0
-        showing = up & row
-        if showing.bit_count() >= 3:
-            stretch = (up | down | bit) & row
-            above = stretch >> card_
-            end = (~above & (above + 1)).bit_length() + card_ - 1
-            start = (~stretch & (bit - 1) | below_row).bit_length()
-            run = (showing | bit) & ((1 << end) - (1 << start))
-            if run.bit_count() >= 4:
-                time = run
-        if (up | down) & others == others:
-            flipped = down & others
-            if not flipped & (flipped - 1):
-                place = up & others | bit
+        time, place = completes(up, down, card_)
         if side:
             if time or place:
                 break  # Play a Card A: no prediction on a card that completes
