@@ -672,7 +672,7 @@ def _record(log: str, raw: bytes, found: tuple[Log | ViewFile, str], moves: list
         for line in taken.notes()[1:]:
             typer.echo(_fold(f"{taken.player}'s queue: {line}", style))
     if taken is not None and reply is not None:
-        answer = referee_.issue_view(new_log, _secret(secret), taken.player, taken.notes())
+        answer = referee_.issue_view(new_log, secret_file, taken.player, taken.notes())
         # The answer goes back the way the file came: a pasted text form gets one.
         _write(reply, _encoded(answer, "json" if from_form == "json" else "text", reply))
         typer.echo(_safe(f"Wrote {reply} for {taken.player}.", style))
@@ -771,14 +771,14 @@ def reject(log: LogArg, as_: EventAs, comment: CommentOpt = None, expect: Expect
 def _extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: list[str],
                  as_: str | None, comment: str | None, key: str | None,
                  expect: int | None) -> None:
-    """A player records their move in their view file (checked against its legal list)."""
-    referee_.check_view(vf, _name(path))
+    """A player records their move in their view file (checked against its
+    legal list; further moves are queued)."""
     if as_ is not None and as_ != vf.player:
         raise UsageError(f"--as {as_!r}: this view file is {vf.player}'s")
     if expect is not None and expect != len(vf.log.moves):
         raise AdjudicatorError(f"{_name(path)}: made after move {len(vf.log.moves)}, "
                                f"not {expect} (--expect); nothing recorded")
-    updated = referee_.choose(vf, moves, comment, key)
+    updated = referee_.choose(vf, moves, comment, key, _name(path))
     encoded = _encoded(updated, "json" if path == "-" else form, path)
     if path == "-":
         sys.stdout.buffer.write(encoded)

@@ -710,7 +710,6 @@ def since(rep: Replay, seat: int) -> tuple[str, ...]:
         raise ValueError("since() needs a replay that kept its states")
     entries = log.moves[:len(rep.states) - 1]
     last = max((i for i, e in enumerate(entries) if e.by == player), default=-1)
-    narrate = getattr(game, "narrate", None)
     out: list[str] = []
     for i in range(last + 1, len(entries)):
         entry = entries[i]
@@ -728,10 +727,7 @@ def since(rep: Replay, seat: int) -> tuple[str, ...]:
             out.append(f"{head}: {words}")
             continue
         by = log.players.index(entry.by)
-        if narrate is None:
-            out.append(head)
-            continue
-        words = narrate(game.view(before, seat), game.view(after, seat), by, entry.move)
+        words = game.narrate(game.view(before, seat), game.view(after, seat), by, entry.move)
         out.append(f"{head}: {words}" if words else head)
     return tuple(out)
 

@@ -180,23 +180,8 @@ def _texts(value: object) -> list[str]:
 MAX_QUEUE = 32
 
 
-def read_move(game: games.Game, view: msgspec.Struct, listed: tuple[str, ...], typed: str) -> str:
-    """The listed move a player typed, read with the game's tolerant reader
-    from their view and list alone (so no error hints at what they cannot
-    see); a game without one takes the listed spelling, spacing and case
-    aside."""
-    reader = getattr(game, "read_listed", None)
-    if reader is not None:
-        return reader(view, listed, typed)
-    key = "".join(typed.split()).casefold()
-    for m in listed:
-        if "".join(m.split()).casefold() == key:
-            return m
-    raise IllegalMoveError(f"not one of the {len(listed)} legal moves listed in the view file")
-
-
 def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
-           player_key: str | None = None) -> ViewFile:
+           player_key: str | None = None, source: str = "view file") -> ViewFile:
     """The player records their move in their view file, and may queue more.
 
     The first move is read with the game's tolerant reader and must be one
@@ -209,6 +194,8 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
     if not texts:
         raise UsageError("no move given")
     first, rest = texts[0], texts[1:]
+    view = check_view(vf, source)  # an edited file is refused before anything else
+    game = games.get(vf.log.game)
     number = len(vf.log.moves) + 1
     if len(rest) > MAX_QUEUE:
         raise UsageError(f"{len(rest)} moves queued: at most {MAX_QUEUE} after the first")
@@ -218,10 +205,8 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
     if vf.legal is None:
         who = f"it is {vf.to_move}'s turn" if vf.to_move else "the game is over"
         raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, first)
-    game = games.get(vf.log.game)
-    view = check_view(vf)
     try:
-        chosen = read_move(game, view, vf.legal, first)
+        chosen = game.read_listed(view, vf.legal, first)
     except MoveError as e:
         raise e.at(number, vf.player, first) from None
     queued = []
@@ -276,7 +261,7 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> T
                 why = f"it is {rep.players[seat]}'s turn"
             else:
                 try:
-                    move = read_move(rep.game, rep.game.view(rep.state, seat), rep.legal(), text)
+                    move = rep.game.read_listed(rep.game.view(rep.state, seat), rep.legal(), text)
                     unlocked = signed(match.extend(unlocked, [move], as_player=vf.player,
                                                    sign=False), secret)
                     applied.append(move)
