@@ -14,6 +14,8 @@ document's sample game and on positions from the rule text's sections.
 
 from __future__ import annotations
 
+from functools import partial
+
 import random
 import re
 import sys
@@ -28,6 +30,8 @@ from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, MoveError, 
 from adjudicator.games import fifteen_days as fd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_atlas_mail import listed as shared_listed  # noqa: E402
+from test_conformance import param_sets as conformance_param_sets  # noqa: E402
 from test_fifteen_days import (  # noqa: E402
     AU, MARKET, PILE2, SU, WILD_BOARD, board, play, position,
 )
@@ -45,15 +49,11 @@ def params(**over: str) -> dict:
 
 
 def param_sets() -> list[dict]:
-    """The defaults, then each other choice of each parameter on its own."""
-    out = [params()]
-    for p in fd.PARAMS:
-        out += [params(**{p.name: c}) for c in p.choices if c != p.default]
-    return out
+    """The conformance test's parameter sets, every parameter written out."""
+    return [params(**over) for over in conformance_param_sets(fd)]
 
 
-def listed(state) -> tuple[str, ...]:
-    return tuple(fd.format_move(state, m) for m in fd.legal_moves(state))
+listed = partial(shared_listed, fd)  # the legal moves, canonical
 
 
 def oracle(state, text: str) -> str | MoveError:

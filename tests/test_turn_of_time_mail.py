@@ -15,6 +15,7 @@ import itertools
 import random
 import re
 import sys
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -25,6 +26,8 @@ from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, MoveError, 
 from adjudicator.games import turn_of_time as tot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_atlas_mail import listed as shared_listed  # noqa: E402
+from test_conformance import param_sets as conformance_param_sets  # noqa: E402
 from test_turn_of_time import (  # noqa: E402
     EXAMPLE_FACES,
     WORKED,
@@ -47,19 +50,15 @@ def params(**over: str) -> dict:
 
 
 def param_sets() -> list[dict]:
-    """The defaults, then each other choice of each parameter on its own."""
-    out = [params()]
-    for p in tot.PARAMS:
-        out += [params(**{p.name: c}) for c in p.choices if c != p.default]
-    return out
+    """The conformance test's parameter sets, every parameter written out."""
+    return [params(**over) for over in conformance_param_sets(tot)]
 
 
 def players(n: int) -> tuple[str, ...]:
     return NAMES[:n] if n > 1 else ("sol",)
 
 
-def listed(state) -> tuple[str, ...]:
-    return tuple(tot.format_move(state, m) for m in tot.legal_moves(state))
+listed = partial(shared_listed, tot)  # the legal moves, canonical
 
 
 def oracle(state, text: str) -> str | MoveError:
