@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ...errors import AmbiguousMoveError, NotationError
 from . import rules
-from .notation import parse_move
+from .notation import parse_move, spell
 from .rules import (
     C_ACTIONS,
     C_DRAW,
@@ -27,22 +27,23 @@ from .rules import (
     C_PLAY,
     C_TAKE,
     C_WILD,
+    ANIMALS,
+    CARDS,
+    CORNERS,
+    SEASON_NAMES,
+    SEASONS,
+    SOURCES,
     TITLE,
     View,
 )
 
-SEASONS = ("Sp", "Su", "Au", "Wi")
-SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
-ANIMALS = ("Otter", "Frog", "Squirrel", "Rabbit")  # the token of each season
 OTTER, FROG, SQUIRREL, RABBIT = range(4)
-CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
-SOURCES = "abcd"
 _ANIMAL_OF = {"D": SQUIRREL, "T": RABBIT, "P": FROG}  # the power an action may have
 
 
 def _card(kind: int) -> str:
     """A card kind (season * 6 + value - 1) as written: 9 -> 'Su4'."""
-    return f"{SEASONS[kind // 6]}{kind % 6 + 1}"
+    return CARDS[kind]
 
 
 def _plural(n: int, word: str) -> str:
@@ -145,38 +146,21 @@ def _turn(view: View) -> _Turn:
 
 def _spelled(view: View, move) -> str:
     """The canonical notation of ``move`` (as notation.format_move writes it),
-    the side of a play resolved on the mover's board in the view."""
-    f = "F" if move.feather else ""
-    op = move.op
-    if op == "D":
-        return f"{f}D{move.arg + 1}"
-    if op == "T":
-        return f"{f}T{SOURCES[move.arg]}"
-    if op == "X":
-        return f"X{_card(move.card)}"
-    if op == "W" and move.card < 0:
-        return "W"
-    if op == "R":
-        return f"R{move.arg + 1}"
-    if op == "E":
-        return "E"
-    if op == "O":
-        return "FO"
-    # A card played, or a wild placed: the side is written only when it is a
-    # choice (a season new to the board, a free corner on both sides).
+    the side of a play or a wild's place resolved on the mover's board in the
+    view: written only when it is a choice (a season new to the board, a free
+    corner on both sides)."""
     side = move.side
-    text = f"{f}{op}{_card(move.card)}"
-    if side < 0:
-        return text
-    typed = text + "LR"[side]
+    if move.op not in "PW" or side < 0:
+        return spell(move, "")
+    typed = spell(move, "LR"[side])
     seat = _seat(view, view.to_move)
     if seat < 0:
         return typed
     corners = _corners(view, seat)
     i = _corner_of(corners, move.card // 6)
     if i >= 0:
-        return text if i & 1 == side else typed
-    return text if _free_sides(corners) == (side,) else typed
+        return spell(move, "") if i & 1 == side else typed
+    return spell(move, "") if _free_sides(corners) == (side,) else typed
 
 
 class _Why:

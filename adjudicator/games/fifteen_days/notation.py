@@ -103,19 +103,26 @@ def format_move(state: State, move: Move) -> str:
     """The canonical notation. The side of a play or of a wild's place is written
     only when it is a choice: a season new to the board with a free corner on
     both sides (a wild's place in a new season needs the parameter wild=any)."""
+    return spell(move, _side_text(state, move) if move.op in "PW" else "")
+
+
+def spell(move: Move, side: str) -> str:
+    """The notation of ``move`` with ``side`` ("", "L" or "R") written where a
+    play or a wild's place takes one: what format_move writes once it has
+    decided on the side (mail.read_listed decides it from a view)."""
     op = move.op
     if op == "D":
         return f"{_feather_text(move)}D{move.arg + 1}"
     if op == "T":
         return f"{_feather_text(move)}T{SOURCES[move.arg]}"
     if op == "P":
-        return f"{_feather_text(move)}P{CARDS[move.card]}{_side_text(state, move)}"
+        return f"{_feather_text(move)}P{CARDS[move.card]}{side}"
     if op == "X":
         return f"X{CARDS[move.card]}"
     if op == "W":
         if move.card < 0:
             return _feather_text(move) + "W"
-        return f"{_feather_text(move)}W{CARDS[move.card]}{_side_text(state, move)}"
+        return f"{_feather_text(move)}W{CARDS[move.card]}{side}"
     if op == "R":
         return f"R{move.arg + 1}"
     if op == "E":
