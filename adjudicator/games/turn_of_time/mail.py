@@ -19,12 +19,8 @@ from itertools import permutations
 
 from ...errors import AmbiguousMoveError, NotationError
 from .notation import parse_move
-from .rules import SQUARES, TITLE, View
+from .rules import DIRS, FILES, SEASON_NAMES as NAMES, SEASONS, SQUARES, TITLE, View
 
-SEASONS = ("Sp", "Su", "Fa", "Wi")
-NAMES = ("Spring", "Summer", "Fall", "Winter")
-DIRS = "nesw"
-FILES = "abcdefg"
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # n, e, s, w as (file, rank) steps
 
 Card = tuple[int, int]  # (face, back), seasons 0-3 in seasonal order
