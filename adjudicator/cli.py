@@ -473,16 +473,19 @@ def show(
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     if ignore_rest and at is None:
         raise UsageError("--ignore-rest needs --at N")
+    # What happened since a player's last move is told to --as PLAYER (a
+    # plain show stays as cheap as it starts: it is the command run most).
+    since = as_ is not None
     if at is None:
-        rep = match.validate(data, keep=True)
+        rep = match.validate(data, keep=since)
     else:
         if not ignore_rest:
             match.validate(data)
-        rep = match.replay(data, upto=at, keep=True)
+        rep = match.replay(data, upto=at, keep=since)
     viewer = _seat(rep, as_)
     default = as_ is None and not public
     ply = len(data.moves) if at is None else at
-    pos = _position(rep, rep.state, ply, viewer, default, since=True)
+    pos = _position(rep, rep.state, ply, viewer, default, since=since)
     if json_:
         _json(pos)
     else:

@@ -66,7 +66,8 @@ class Position(_Out):
     final result once the game is over. ``proposal`` is a takeback or
     abandonment waiting for answers; ``answer_by`` the deadline of the
     player to move (UTC). ``since`` tells, one line per entry, what happened
-    since the viewer last moved, as they saw it (empty for the public view).
+    since the viewer last moved, as they saw it (``show --as``; empty
+    otherwise).
     """
 
     game: str
