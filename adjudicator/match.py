@@ -736,6 +736,8 @@ def describe(outcome: Outcome | None) -> str:
     """An outcome in a few words: ``ann 7, bob 5 (winner: ann)``."""
     if outcome is None:
         return "no result"
+    if not outcome.standings:
+        return "; ".join(outcome.details) or "no result"
     scores = ", ".join(f"{s.player} {s.score}" for s in outcome.standings)
     winners = ", ".join(outcome.winners) or "none"
     return f"{scores} (winner: {winners})"

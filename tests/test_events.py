@@ -79,6 +79,7 @@ def test_abandonment_by_all_leaves_no_result(game_id: str) -> None:
         log = match.extend(log, ["@accept"], as_player=name)
     result = match.validate(log).outcome
     assert result is not None and result.standings == () and result.winners == ()
+    assert match.describe(result) == "abandoned by agreement: no result"
 
 
 @pytest.mark.parametrize("game_id", list(games.GAMES))
