@@ -279,6 +279,7 @@ def _position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defau
         answer_by = _deadline(rep.log)
     return _Position(
         game=rep.game.ID,
+        tags=dict(rep.log.tags),
         ply=ply,
         move=rep.log.moves[ply - 1] if ply > 0 else None,
         to_move=None if seat is None else rep.players[seat],
@@ -831,8 +832,8 @@ def replay(
     if json_:
         from .outputs import Replay as ReplayOut
 
-        _json(ReplayOut(game=data.game, players=list(data.players), positions=positions,
-                        result=data.result))
+        _json(ReplayOut(game=data.game, tags=dict(data.tags), players=list(data.players),
+                        positions=positions, result=data.result))
         return
     style = _style(ascii_)
     for pos in positions:

@@ -67,10 +67,11 @@ class Position(_Out):
     abandonment waiting for answers; ``answer_by`` the deadline of the
     player to move (UTC). ``since`` tells, one line per entry, what happened
     since the viewer last moved, as they saw it (``show --as``; empty
-    otherwise).
+    otherwise). ``tags`` are the log's tags (event, round, ...).
     """
 
     game: str
+    tags: dict[str, str]
     ply: int
     move: Optional[MoveEntry]
     to_move: Optional[str]
@@ -95,6 +96,7 @@ class Replay(_Out):
     """``replay --json``: every position from the start to the last entry."""
 
     game: str
+    tags: dict[str, str]
     players: list[str]
     positions: list[Position]
     result: Optional[Outcome]

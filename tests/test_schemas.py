@@ -130,3 +130,84 @@ def test_audit_and_diff(played) -> None:
     assert data["same_game"] and not data["same"]
     data = check("diff", run("diff", played["open"], played["open"], "--json"))
     assert data["same"] and data["parted_at"] is None
+
+
+def check_log(path: Path) -> dict:
+    schema = json.loads((ROOT / "notation" / "log.schema.json").read_text())
+    data = json.loads(path.read_bytes())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    return data
+
+
+def test_written_files_follow_the_log_and_view_schemas(played, tmp_path) -> None:
+    """The files the commands write (new, extend, simulate, view) are read by
+    the same schemas as what they print."""
+    for kind in ("open", "done", "ref"):
+        check_log(played[kind])
+    out = tmp_path / "view.json"
+    rep = match.replay(match.unlock(logmod.decode(played["ref"].read_bytes()),
+                                    logmod.decode_secret(played["secret"].read_bytes())))
+    run("view", played["ref"], "--secret", played["secret"], "--as", rep.players[0], "-o", out)
+    check("view", out.read_text())
+
+
+@pytest.mark.parametrize("game_id", sorted(games.GAMES))
+def test_an_organisers_round_through_the_cli(game_id: str, tmp_path) -> None:
+    """The issue's "done when": a tagged round with a deadline, a takeback by
+    agreement and a resignation, run through the command line alone, and read
+    back by a program that knows only the published schemas."""
+    n = max(p for p in games.get(game_id).PLAYERS if p <= 3)
+    names = ["ann", "Ελένη", "José"][:n]
+    path = tmp_path / "round.json"
+    copies = []
+
+    def step(*args: object) -> dict:
+        run(*args)
+        copies.append(path.read_bytes())
+        check_log(path)
+        return check("show", run("show", path, "--json"))
+
+    run("new", game_id, "--players", ",".join(names), "--seed", "round", "--tag", "event=Club cup",
+        "--tag", "round=2", "--tag", "date=2026.11.23", "--deadline", 72, "-o", path)
+    copies.append(path.read_bytes())
+    start = check("show", run("show", path, "--json"))
+    assert start["tags"] == {"event": "Club cup", "round": "2", "date": "2026.11.23"}
+    assert start["answer_by"] is not None
+    assert "event: Club cup" in run("show", path, "--ascii")
+
+    mover = start["to_move"]
+    first = check("legal", run("legal", path, "--json"))["moves"][0]
+    after = step("extend", path, first)
+    assert after["ply"] == 1 and after["move"]["by"] == mover and after["move"]["at"]
+    proposer = mover
+    shown = step("propose", path, "takeback", 1, "--as", proposer)
+    assert shown["proposal"] and proposer in shown["proposal"]
+    for name in names:
+        if name != proposer:
+            shown = step("accept", path, "--as", name)
+    assert shown["proposal"] is None
+    # The takeback restored the starting position, seen by the same player.
+    assert shown["to_move"] == mover and shown["view"] == start["view"]
+    assert shown["legal"] == start["legal"]
+
+    leaver = names[-1]
+    over = step("resign", path, "--as", leaver)
+    assert over["result"] is not None and over["legal"] is None
+    last = over["result"]["standings"][-1]
+    assert last["player"] == leaver and last["place"] == n
+    if n > 1:
+        assert leaver not in over["result"]["winners"]
+
+    checked = check("validate", run("validate", "--json", path))
+    assert checked[0]["valid"] and checked[0]["result"] == over["result"]
+    assert check("audit", run("audit", path, "--json"))["passed"]
+    replayed = check("replay", run("replay", path, "--json"))
+    assert replayed["tags"] == start["tags"] and len(replayed["positions"]) == len(copies)
+    # Nothing was deleted: every earlier copy is a prefix of the final log.
+    final = tmp_path / "final.json"
+    final.write_bytes(copies[-1])
+    for i, copy in enumerate(copies[:-1]):
+        earlier = tmp_path / f"copy{i}.json"
+        earlier.write_bytes(copy)
+        diffed = check("diff", run("diff", earlier, final, "--json", code=1))
+        assert diffed["same_game"] and diffed["parted_at"] is None
