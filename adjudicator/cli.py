@@ -18,10 +18,26 @@ import msgspec
 import typer
 from typer.core import TyperGroup
 
-from . import files, games, log as logmod, match, referee as referee_
-from .engine import Game, Outcome, Style
+from . import files, games, log as logmod, match, present, referee as referee_
+from .engine import Game, Style
 from .errors import AdjudicatorError, BadLogError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, Secret, ViewFile
+from .present import fold as _fold, render as _render, safe as _safe, score_lines as _score_lines
+from .present import wrap as _wrap
+
+
+def _print_since(lines: Sequence[str], viewer: str | None, style: Style,
+                 heading: str = "Since your last move") -> None:
+    for line in present.since_lines(lines, viewer, style, heading):
+        typer.echo(line)
+
+
+def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file") -> None:
+    if json_:
+        referee_.check_view(vf, source)
+        _json(vf)
+        return
+    typer.echo(present.view_file_text(vf, style, source))
 
 
 class _Group(TyperGroup):
@@ -82,19 +98,6 @@ def _bytes(path: str) -> bytes:
 
 #: Set when standard output cannot take the Unicode drawing: draw in ASCII.
 _ASCII_ONLY = False
-
-
-def _safe(text: str, style: Style) -> str:
-    """Text from a log (a name, a comment) made safe for the terminal: control
-    characters and escape sequences escaped, and, in ASCII style, anything
-    that is not printable ASCII."""
-    text = one_line(text)
-    if not style.unicode:
-        text = "".join(ch if " " <= ch <= "~" else
-                       (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else
-                        f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
-                       for ch in text)
-    return text
 
 
 def _name(path: str) -> str:
@@ -232,31 +235,6 @@ def _json(obj: Any) -> None:
     typer.echo(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode())
 
 
-def _wrap(items: list[str], indent: str = "  ") -> str:
-    return textwrap.fill("  ".join(items), width=72, initial_indent=indent, subsequent_indent=indent,
-                         break_on_hyphens=False)
-
-
-def _score_lines(outcome: Outcome, final: bool, style: Style = Style(),
-                 details: bool = True) -> list[str]:
-    """The score in lines of at most 72 columns; the reasoning with ``details``."""
-    scores = "  ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
-    if final:
-        winners = ", ".join(outcome.winners) or "nobody"
-        lines = [f"Game over. Winner: {winners}",
-                 f"Result: {scores}" if outcome.standings else "Result: none"]
-    else:
-        lines = [f"Score so far: {scores}"]
-    if details:
-        lines += [f"  {d}" for d in outcome.details]
-    out: list[str] = []
-    for line in lines:
-        indent = "    " if line.startswith("  ") else "  "
-        out += textwrap.wrap(_safe(line, style), width=72, subsequent_indent=indent,
-                             break_on_hyphens=False) or [""]
-    return out
-
-
 from .outputs import Position as _Position  # noqa: E402
 
 
@@ -339,24 +317,6 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
         typer.echo(f"Legal moves ({len(pos.legal)}):")
         typer.echo(_wrap(pos.legal))
     typer.echo("\n".join(_score_lines(pos.standing, False, style, details)))
-
-
-def _print_since(lines: Sequence[str], viewer: str | None, style: Style,
-                 heading: str = "Since your last move") -> None:
-    """What happened since the viewer last moved, one folded line per entry."""
-    if not lines:
-        return
-    typer.echo(_safe(f"{heading} ({viewer}):", style))
-    for line in lines:
-        typer.echo(_fold("  " + line, style))
-
-
-def _fold(text: str, style: Style) -> str:
-    """A line of text from a log, made safe and folded at 72 columns."""
-    # Continuation lines are marked, so text from a log can never start a
-    # line that looks like the tool's own ("Game over. Winner: ...").
-    return "\n".join(textwrap.wrap(_safe(text, style), width=72, subsequent_indent="  | ",
-                                   break_on_hyphens=False, break_long_words=True)) or ""
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -492,52 +452,6 @@ def show(
     else:
         style = _style(ascii_)
         _print_position(rep.game, pos, style, len(data.moves), _tag_lines(data, style), details)
-
-
-def _render(game: Game, seen: Any, style: Style, source: str | None) -> str:
-    """A view drawn as text, pure printable ASCII in the ASCII style whatever
-    names it holds; a view file's view that the game cannot draw is bad input."""
-    if source is None:
-        text = game.render(seen, style)
-    else:
-        try:
-            text = game.render(seen, style)
-        except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
-            raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
-    if not style.unicode and not text.isascii():
-        text = "\n".join(_safe(line, style) for line in text.split("\n"))
-    return text
-
-
-def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file") -> None:
-    game = games.get(vf.log.game)
-    seen = referee_.check_view(vf, source)
-    if json_:
-        _json(vf)
-        return
-    text = _render(game, seen, style, source)
-    dot = " · " if style.unicode else " - "
-    where = f"after move {len(vf.log.moves)}" if vf.log.moves else "start"
-    typer.echo(dot.join((game.TITLE, where, _safe(f"view file of {vf.player}", style))))
-    _print_since(vf.notes, vf.player, style, "From the referee")
-    _print_since(vf.since, vf.player, style)
-    if vf.log.moves:
-        last = vf.log.moves[-1]
-        typer.echo(_safe(f"Last move: {last.by} {last.move}"
-                         + (f"  # {last.comment}" if last.comment else ""), style))
-    typer.echo(text)
-    typer.echo("")
-    if vf.log.result is not None:
-        typer.echo("\n".join(_score_lines(vf.log.result, True, style)))
-    elif vf.move is not None:
-        typer.echo(_safe(f"Your move, to send to the referee: {vf.move.move}", style))
-        if vf.queued:
-            typer.echo(_fold("Queued after it: " + ", ".join(vf.queued), style))
-    elif vf.legal is not None:
-        typer.echo(f"Your move. Legal moves ({len(vf.legal)}):")
-        typer.echo(_wrap(list(vf.legal)))
-    else:
-        typer.echo(_safe(f"To move: {vf.to_move}", style))
 
 
 @app.command()
