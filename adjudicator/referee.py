@@ -284,6 +284,32 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
     file for a position that is not the current one, a file of a player who
     is not to move, a file with no move, a move not on its list.
     """
+    current(log, secret, vf, source)
+    if vf.move is None:
+        raise ViewFileError(f"{source}: {vf.player} has not recorded a move in it yet")
+    if vf.legal is None or vf.move.move not in vf.legal:
+        raise ViewFileError(
+            f"{source}: {vf.player}'s move {vf.move.move!r} is not one of the moves listed "
+            "for them; nothing recorded"
+        )
+    if vf.move.by != vf.player:
+        raise ViewFileError(f"{source}: the move is recorded as {vf.move.by}'s, but the file is "
+                            f"{vf.player}'s")
+    unlocked = match.unlock(log, secret)
+    rep = match.validate(unlocked)
+    seat = rep.seat()
+    if seat is None or rep.players[seat] != vf.player:
+        raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
+    new = match.extend(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
+                       sign=False)
+    return signed(match.publish(_with_signature(new, vf.move), log), secret)
+
+
+def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> None:
+    """Check that ``vf`` is a view file this referee issued for this game, to
+    its player, at the game's current position: what a player shows to act
+    (a move, or an event such as a resignation sent by mail). Raises
+    :class:`ViewFileError` with one line that names nothing hidden."""
     if secret.commitment != log.commitment:
         raise BadLogError("the secret file belongs to another game (its commitment differs)")
     same_game = (vf.log.game, vf.log.players, vf.log.commitment, vf.log.referee, vf.log.params) == (
@@ -310,24 +336,6 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
             f"{source}: made after move {n_file}, but the game is at move {n_log}: "
             f"it answers an old position; send {vf.player} a new view file"
         )
-    if vf.move is None:
-        raise ViewFileError(f"{source}: {vf.player} has not recorded a move in it yet")
-    if vf.legal is None or vf.move.move not in vf.legal:
-        raise ViewFileError(
-            f"{source}: {vf.player}'s move {vf.move.move!r} is not one of the moves listed "
-            "for them; nothing recorded"
-        )
-    if vf.move.by != vf.player:
-        raise ViewFileError(f"{source}: the move is recorded as {vf.move.by}'s, but the file is "
-                            f"{vf.player}'s")
-    unlocked = match.unlock(log, secret)
-    rep = match.validate(unlocked)
-    seat = rep.seat()
-    if seat is None or rep.players[seat] != vf.player:
-        raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
-    new = match.extend(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
-                       sign=False)
-    return signed(match.publish(_with_signature(new, vf.move), log), secret)
 
 
 def _with_signature(log: Log, entry: MoveEntry) -> Log:
