@@ -566,7 +566,7 @@ class Referee:
         player = mine[name]
         path = self._path(name)
         raw = path.read_bytes()
-        log, secret = self._log(name), self._secret(name)
+        log, secret = logmod.decode(raw, str(path)), self._secret(name)
         try:
             if command.word in ("show", "legal"):
                 return None, None, None, [self._view_mail(
@@ -774,7 +774,18 @@ class Referee:
                 data = path.read_bytes()
             except FileNotFoundError:
                 continue
-            done.append(self.handle(data, filed=name))
+            try:
+                done.append(self.handle(data, filed=name))
+            except (AdjudicatorError, ValueError, LookupError, TypeError, AttributeError,
+                    RecursionError, UnicodeError) as e:
+                # A message this referee cannot handle (a fault of its own)
+                # must not stop every game: it is put aside for the organiser.
+                self._carry_out()
+                (self.root / "quarantine").mkdir(exist_ok=True)
+                os.replace(path, self.root / "quarantine" / name)
+                line = f"{name}: put aside in quarantine/: {one_line(f'{type(e).__name__}: {e}')}"
+                self.note(line)
+                done.append(line)
         self.announce()
         sent, failure = self.flush()
         if failure is not None:
