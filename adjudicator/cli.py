@@ -295,7 +295,7 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
     dot = " · " if style.unicode else " - "
     where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
     seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
-    typer.echo(dot.join((game.TITLE, where, _safe(seen, style))))
+    typer.echo(_fold(dot.join((game.TITLE, where, seen)), style))
     for line in tags or ():
         typer.echo(line)
     _print_since(pos.since, pos.viewer, style)
@@ -312,7 +312,7 @@ def _print_position(game: Game, pos: _Position, style: Style, total: int,
     turn = f"To move: {pos.to_move}"
     if pos.answer_by is not None:
         turn += f" (answer by {pos.answer_by})"
-    typer.echo(_safe(turn, style))
+    typer.echo(_fold(turn, style))
     if pos.legal is not None:
         typer.echo(f"Legal moves ({len(pos.legal)}):")
         typer.echo(_wrap(pos.legal))

@@ -85,8 +85,18 @@ def render(game: Game, seen: Any, style: Style, source: str | None) -> str:
         except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
             raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
     if not style.unicode and not text.isascii():
-        text = "\n".join(safe(line, style) for line in text.split("\n"))
+        # Escaped names are longer than the names the game laid out: a line
+        # that no longer fits 72 columns is folded, never sent wider.
+        text = "\n".join(line if len(line) <= WIDTH else _hard_fold(line)
+                         for line in (safe(line, style) for line in text.split("\n")))
     return text
+
+
+def _hard_fold(line: str) -> str:
+    indent = WIDTH // 2
+    first, rest = line[:WIDTH], line[WIDTH:]
+    pieces = [rest[i:i + WIDTH - indent - 2] for i in range(0, len(rest), WIDTH - indent - 2)]
+    return "\n".join([first, *(" " * indent + "| " + piece for piece in pieces)])
 
 
 def view_file_text(vf: ViewFile, style: Style, source: str = "view file") -> str:
@@ -100,23 +110,23 @@ def view_file_text(vf: ViewFile, style: Style, source: str = "view file") -> str
     text = render(game, seen, style, source)
     dot = " · " if style.unicode else " - "
     where = f"after move {len(vf.log.moves)}" if vf.log.moves else "start"
-    out = [dot.join((game.TITLE, where, safe(f"view file of {vf.player}", style)))]
+    out = [fold(dot.join((game.TITLE, where, f"view file of {vf.player}")), style)]
     out += since_lines(vf.notes, vf.player, style, "From the referee")
     out += since_lines(vf.since, vf.player, style)
     if vf.log.moves:
         last = vf.log.moves[-1]
-        out.append(safe(f"Last move: {last.by} {last.move}"
+        out.append(fold(f"Last move: {last.by} {last.move}"
                         + (f"  # {last.comment}" if last.comment else ""), style))
     out += [text, ""]
     if vf.log.result is not None:
         out += score_lines(vf.log.result, True, style)
     elif vf.move is not None:
-        out.append(safe(f"Your move, to send to the referee: {vf.move.move}", style))
+        out.append(fold(f"Your move, to send to the referee: {vf.move.move}", style))
         if vf.queued:
             out.append(fold("Queued after it: " + ", ".join(vf.queued), style))
     elif vf.legal is not None:
         out.append(f"Your move. Legal moves ({len(vf.legal)}):")
         out.append(wrap(list(vf.legal)))
     else:
-        out.append(safe(f"To move: {vf.to_move}", style))
+        out.append(fold(f"To move: {vf.to_move}", style))
     return "\n".join(out)

@@ -1191,3 +1191,20 @@ def test_process_errors(launcher, tmp_path, full_bytes):
     p = sh(launcher, "extend", "-", "SuSu-d5", cwd=tmp_path, input=b"{")
     assert p.returncode == 1 and p.stdout == b""
     assert p.stderr.decode().splitlines()[0].startswith("Error: stdin:")
+
+
+@pytest.mark.parametrize("game_id", list(games.GAMES))
+def test_ascii_output_fits_72_columns_with_long_names_in_any_script(game_id, tmp_path):
+    """Escaped names are six times longer than the letters they stand for;
+    what does not fit is folded, so --ascii output stays mail-safe."""
+    n = games.get(game_id).PLAYERS[-1]
+    names = ["Ελένηαβγδεζηθ", "Ἀλέξανδρος", "Владимирович", "Zoë"][:n]
+    path = tmp_path / "g.json"
+    path.write_bytes(logmod.encode(match.simulate(game_id, names, "wide", max_moves=7)))
+    for args in (["show", str(path), "--ascii", "--details"],
+                 ["show", str(path), "--ascii", "--as", names[-1]],
+                 ["replay", str(path), "--ascii"]):
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 0, r.output
+        wide = [line for line in r.stdout.splitlines() if len(line) > 72 or not line.isascii()]
+        assert not wide, (args, wide[:3])
