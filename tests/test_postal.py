@@ -1,0 +1,123 @@
+"""The referee by mail end to end (issue #15's "done when"): players who have
+only a mail client play complete refereed games against ``adjudicator
+referee``, over a real SMTP server on localhost and a real Maildir, and the
+result passes ``audit``.
+
+Each player reads only the mails sent to them and answers the newest one
+that asks for their move, quoting it as a mail client does, with a move
+chosen from the legal moves the mail lists. Nobody runs a command.
+"""
+
+from __future__ import annotations
+
+import random
+from email.message import Message
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator import log as logmod, mailparse, match, postal, referee
+from adjudicator.cli import app
+from adjudicator.log import Log, ViewFile
+
+from mailref import Player, SMTPServer, body_of, deliver, referee_dir
+
+
+@pytest.fixture
+def smtp():
+    server = SMTPServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def check_mail(message: Message, player: str, name: str, root: Path) -> ViewFile:
+    """What every mail to a player must be: 72-column ASCII text, their own
+    view file in the body (issued by the referee, current when sent), the
+    public log attached in the text form, and a picture."""
+    body = body_of(message)
+    assert body.isascii()
+    assert max(map(len, body.splitlines())) <= 72
+    assert str(message["Auto-Submitted"]).startswith("auto-")
+    views = [f.value for f in mailparse.extract_all(body) if isinstance(f.value, ViewFile)]
+    assert len(views) == 1 and views[0].player == player
+    referee.check_view(views[0])
+    files = {part.get_filename(): part for part in message.iter_attachments()}
+    assert set(files) == {f"{name}.txt", "board.svg"}
+    public = mailparse.extract(files[f"{name}.txt"].get_content())
+    assert isinstance(public, Log) and public.moves == views[0].log.moves
+    match.check_public(public)
+    assert files["board.svg"].get_content().lstrip().startswith((b"<svg", b"<?xml"))
+    return views[0]
+
+
+def play(root: Path, smtp: SMTPServer, name: str, roster: dict[str, str], seed: int,
+         run_referee) -> dict[str, Player]:
+    """Play game ``name`` to the end by mail; returns the players."""
+    rng = random.Random(seed)
+    players = {p: Player(p, address, random.Random(f"{seed}{p}")) for p, address in roster.items()}
+    answered: set[str] = set()
+    for _ in range(2000):
+        run_referee()
+        for p in players.values():
+            for message in p.collect(smtp.sink):
+                check_mail(message, p.name, name, root)
+        if all(any("Game over" in str(m["Subject"]) for m in p.inbox) for p in players.values()):
+            return players
+        moved = False
+        for p in players.values():
+            newest = p.inbox[-1] if p.inbox else None
+            if newest is None or str(newest["Message-ID"]) in answered:
+                continue
+            vf = [f.value for f in mailparse.extract_all(newest.as_bytes())
+                  if isinstance(f.value, ViewFile)][0]
+            if vf.legal:
+                answered.add(str(newest["Message-ID"]))
+                first = f"move {rng.choice(vf.legal)}"
+                deliver(root, p.reply(newest, first))
+                moved = True
+        assert moved, "nobody had a move to answer: the referee sent no mail asking for one"
+    raise AssertionError("the game did not end")
+
+
+def finished(root: Path, name: str) -> Log:
+    log = logmod.decode((root / "games" / f"{name}.json").read_bytes())
+    assert log.result is not None and log.seed is not None, "the referee reveals the seed at the end"
+    report = match.audit(log)
+    assert report.passed, report
+    return log
+
+
+def test_three_players_play_fifteen_days_by_mail_alone(tmp_path: Path, smtp: SMTPServer) -> None:
+    roster = referee_dir(tmp_path, smtp.port, {"spring": ("fifteen-days", ("ann", "bob", "cy"),
+                                                          "mail-15d")})
+    ref = postal.Referee(tmp_path)
+    players = play(tmp_path, smtp, "spring", roster["spring"], 15, ref.run_once)
+    log = finished(tmp_path, "spring")
+    # Every decision came in a mail; each player's last mail is the final position.
+    for p in players.values():
+        last = p.inbox[-1]
+        assert "Game over" in str(last["Subject"])
+        assert check_mail(last, p.name, "spring", tmp_path).log.moves == log.moves
+    assert not list((tmp_path / "spool").iterdir())
+    assert not (tmp_path / "state" / "pending.json").exists()
+
+
+def test_three_players_play_atlas_by_mail_with_the_command_line_referee(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    roster = referee_dir(tmp_path, smtp.port, {
+        "cup-1": ("atlas", ("ann", "Ελένη", "José"), "mail-atlas"),
+    })
+    runner = CliRunner()
+
+    def run_referee() -> None:
+        result = runner.invoke(app, ["referee", str(tmp_path), "--once"])
+        assert result.exit_code == 0, result.output
+        assert "refused" not in result.output and "ignored" not in result.output, result.output
+
+    play(tmp_path, smtp, "cup-1", roster["cup-1"], 7, run_referee)
+    log = finished(tmp_path, "cup-1")
+    assert len(log.moves) > 20
