@@ -500,13 +500,19 @@ class Referee:
     def handle(self, data: bytes, filed: str | None = None) -> str:
         """Handle one incoming message; returns a line saying what was done."""
         self._carry_out()
-        message, message_id = None, ""
+        message, message_id, unreadable = None, "", f"larger than {MAX_MESSAGE} bytes"
         if len(data) <= MAX_MESSAGE:
-            message = BytesParser(policy=policy.default).parsebytes(data)
             try:
-                message_id = " ".join(str(message.get("Message-ID", "") or "").split())
-            except (ValueError, TypeError, IndexError, AttributeError):
-                message_id = ""
+                message = BytesParser(policy=policy.default).parsebytes(data)
+            except (RecursionError, ValueError, TypeError, LookupError, AttributeError) as e:
+                # The email package recurses once per nested part: a message
+                # nested a thousand deep is not a mail anyone wrote.
+                unreadable = f"not a readable mail message ({type(e).__name__})"
+            else:
+                try:
+                    message_id = " ".join(str(message.get("Message-ID", "") or "").split())
+                except (ValueError, TypeError, IndexError, AttributeError):
+                    message_id = ""
         # A message without an id is known by its bytes: delivered twice, it
         # is still handled once.
         message_id = message_id or f"<digest:{_digest(data)}>"
@@ -519,7 +525,7 @@ class Referee:
         seed = key
         try:
             if message is None:
-                raise _Ignore(f"larger than {MAX_MESSAGE} bytes")
+                raise _Ignore(unreadable)
             outcome = self._decide(message, data, seed)
         except _Ignore as e:
             self.note(f"{message_id}: ignored: {e}")
@@ -727,10 +733,10 @@ class Referee:
 
         box = mailbox.Maildir(str(self.root / "Maildir"), create=True)
         if server.security == "tls":
-            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(server.host, server.port,
+            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(server.host, server.port, timeout=60,
                                                     ssl_context=ssl.create_default_context())
         else:
-            imap = imaplib.IMAP4(server.host, server.port)
+            imap = imaplib.IMAP4(server.host, server.port, timeout=60)
             if server.security == "starttls":
                 imap.starttls(ssl_context=ssl.create_default_context())
         count = 0
@@ -854,17 +860,19 @@ HELP = """\
 Commands, one on the first line of a mail to the referee (a reply to the
 referee's mail needs no game name; otherwise put it after the command):
 
-  move [GAME] MOVE [MOVE ...]   your move; more moves queue, applied while
-                                they stay yours and legal
+  move [GAME] MOVE [MOVE ...]   your move; more moves queue, applied
+                                while they stay yours and legal
   show [GAME]                   your view of the game
   legal [GAME]                  the same, with your legal moves
-  propose [GAME] takeback N     take back the last N moves, if all agree
-  propose [GAME] abandon        end the game with no result, if all agree
+  propose [GAME] takeback N     take back the last N moves, if all
+                                agree
+  propose [GAME] abandon        end the game with no result, if all
+                                agree
   accept [GAME] / reject [GAME] answer a proposal
   resign [GAME]                 leave the game, ranked last
   help                          this text
 
 A mail that changes a game (move, propose, accept, reject, resign) must
-keep the view file of the referee's latest mail to you, quoted or attached:
-it proves the mail is yours and answers the current position.
+keep the view file of the referee's latest mail to you, quoted or
+attached: it proves the mail is yours and answers the current position.
 """

@@ -121,3 +121,55 @@ def test_three_players_play_atlas_by_mail_with_the_command_line_referee(
     play(tmp_path, smtp, "cup-1", roster["cup-1"], 7, run_referee)
     log = finished(tmp_path, "cup-1")
     assert len(log.moves) > 20
+
+
+def readme_section() -> str:
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    return text.split("## A referee by mail", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_setup_works_as_written(tmp_path: Path, monkeypatch) -> None:
+    """The README's steps, run in order: its commands, its referee.toml and
+    roster.toml. Only the servers are replaced by a closed port on this
+    machine (this test may not reach the network): the first round then
+    keeps every mail in the spool and says so, as a real outage would."""
+    import os
+    import re
+    import shlex
+    import socket
+
+    section = readme_section()
+    commands = [line.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.S)
+                for line in block.splitlines() if line.strip()]
+    config, roster = re.findall(r"```toml\n(.*?)```", section, re.S)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ADJUDICATOR_SMTP_PASSWORD", "not a real password")
+    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", "not a real password")
+    runner = CliRunner()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]  # nobody listens once the socket is closed
+    ran = []
+    for command in commands:
+        words = shlex.split(command)
+        if words[0] == "mkdir":
+            os.makedirs(words[-1], exist_ok=True)
+            continue
+        assert words[0] == "adjudicator", command
+        if words[1] == "referee":
+            config_text = config
+            (tmp_path / "club" / "referee.toml").write_text(config_text, encoding="utf-8")
+            (tmp_path / "club" / "roster.toml").write_text(roster, encoding="utf-8")
+            loaded = postal.load_config(tmp_path / "club")
+            assert loaded.smtp.password == "not a real password" and loaded.imap is not None
+            local = re.sub(r'host = "[^"]+"', 'host = "127.0.0.1"', config_text)
+            local = re.sub(r"port = \d+", f"port = {closed}", local)
+            local = local.replace("[imap]", f"[imap]\nport = {closed}\nsecurity = \"none\"")
+            local = local.replace('security = "starttls"', 'security = "none"')
+            (tmp_path / "club" / "referee.toml").write_text(local, encoding="utf-8")
+        result = runner.invoke(app, words[1:])
+        assert result.exit_code == 0, (command, result.output)
+        ran.append(result.output)
+    assert "mails wait in the spool" in ran[-1] and "IMAP:" in ran[-1]
+    waiting = list((tmp_path / "club" / "spool").glob("*.eml"))
+    assert len(waiting) == 6, "the starting position, to each player of both games"
