@@ -41,6 +41,14 @@ def files(tmp_path_factory) -> dict[str, str]:
     cli("new", "atlas", "--players", "ann,bob", "--referee", "-o", out["ref"])
     out["view"] = str(d / "ann.json")
     cli("view", out["ref"], "--secret", out["secret"], "--as", "ann", "-o", out["view"])
+    club = d / "club"
+    (club / "games").mkdir(parents=True)
+    cli("new", "q-turn", "--players", "ann,bob", "--referee", "-o", str(club / "games" / "g.json"))
+    # SMTP at a port nobody listens on: the mail waits in the spool, exit 0.
+    (club / "referee.toml").write_text('address = "ref@club.test"\n[smtp]\nhost = "127.0.0.1"\n'
+                                       'port = 9\nsecurity = "none"\n')
+    (club / "roster.toml").write_text('[g]\nann = "ann@x.test"\nbob = "bob@x.test"\n')
+    out["club"] = str(club)
     return out
 
 
@@ -102,6 +110,11 @@ CASES = [
     ("simulate", ["simulate", "q-turn", "--players", "a,b", "--param", "x"], 2),
     ("key", ["key", "new", "-o", "{dir}/k.key"], 0),
     ("key", ["key", "new"], 2),
+    ("referee", ["referee", "{club}", "--once"], 0),
+    ("referee", ["referee", "{dir}/nowhere", "--once"], 1),
+    ("referee", ["referee", "{dir}", "--once"], 1),  # no referee.toml
+    ("referee", ["referee"], 2),
+    ("referee", ["referee", "{club}", "--poll", "0"], 2),
 ]
 
 
