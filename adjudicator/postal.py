@@ -51,6 +51,8 @@ from email.utils import formatdate, getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from . import files, games, log as logmod, match, present, referee
 from .engine import Style
 from .errors import AdjudicatorError, MoveError, one_line
@@ -315,6 +317,11 @@ class Referee:
         self.domain = self.config.address.partition("@")[2] or "localhost"
         for sub in ("games", "spool", "state", "Maildir/new", "Maildir/cur", "Maildir/tmp"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
+        # A referee killed inside files.write leaves the temporary copy it
+        # was writing; in the directories only the referee writes, clear them.
+        for sub in ("spool", "state"):
+            for stale in (self.root / sub).glob(".*.tmp"):
+                stale.unlink(missing_ok=True)
         for name, seats in self.roster.items():
             log = self._log(name)
             if set(seats) != set(log.players):
@@ -402,7 +409,10 @@ class Referee:
                               "was not taken")
                     pending["mails"], game = [], None
         for i, mail in enumerate(pending["mails"]):
-            files.write(str(self.root / "spool" / f"{key}-{i:03}.eml"), base64.b64decode(mail))
+            # Named by a digest: a Message-ID may hold '/' or be longer than
+            # a file name may be.
+            files.write(str(self.root / "spool" / f"{_key(key)}-{i:03}.eml"),
+                        base64.b64decode(mail))
         if key.startswith("msg:"):
             state.seen.add(key[4:])
         if game is not None:
@@ -450,13 +460,15 @@ class Referee:
 
     def _view_mail(self, name: str, log: Log, secret: Secret, player: str, *, seed: str,
                    notes: Sequence[str] = (), reply_to: Message | None = None,
-                   heading: str | None = None) -> bytes:
+                   heading: str | None = None, public: bytes | None = None,
+                   vf: ViewFile | None = None) -> bytes:
         """The mail that tells ``player`` where game ``name`` stands: their
         view, their moves when it is their turn, and their view file (what a
         reply must keep), with the public log and a picture attached."""
         from . import textform
 
-        vf = referee.issue_view(log, secret, player, notes)
+        if vf is None:
+            vf = referee.issue_view(log, secret, player, notes)
         game = games.get(log.game)
         ply = len(log.moves)
         if log.result is not None:
@@ -474,7 +486,9 @@ class Referee:
             lines.append("The seed is now in the log: anyone can check the game with")
             lines.append(f"'adjudicator audit {name}.txt' on the attached log.")
         lines += ["", "Your view file (keep it in your reply):", textform.dumps(vf)]
-        attachments = [(f"{name}.txt", "text/plain", textform.dumps(log).encode("ascii"))]
+        if public is None:
+            public = _public_text(log)
+        attachments = [(f"{name}.txt", "text/plain", public)]
         picture = _picture(vf, self.config.picture)
         if picture is not None:
             attachments.append(picture)
@@ -503,16 +517,14 @@ class Referee:
         message, message_id, unreadable = None, "", f"larger than {MAX_MESSAGE} bytes"
         if len(data) <= MAX_MESSAGE:
             try:
-                message = BytesParser(policy=policy.default).parsebytes(data)
-            except (RecursionError, ValueError, TypeError, LookupError, AttributeError) as e:
-                # The email package recurses once per nested part: a message
-                # nested a thousand deep is not a mail anyone wrote.
-                unreadable = f"not a readable mail message ({type(e).__name__})"
+                message = _readable(BytesParser(policy=policy.default).parsebytes(data))
+            except Exception as e:  # noqa: BLE001 - the email package's own failures
+                # It recurses once per nested part (a message nested a
+                # thousand deep is not a mail anyone wrote), and some damaged
+                # headers make it raise while it parses.
+                message, unreadable = None, f"not a readable mail message ({type(e).__name__})"
             else:
-                try:
-                    message_id = " ".join(str(message.get("Message-ID", "") or "").split())
-                except (ValueError, TypeError, IndexError, AttributeError):
-                    message_id = ""
+                message_id = " ".join(str(message.get("Message-ID", "") or "").split())
         # A message without an id is known by its bytes: delivered twice, it
         # is still handled once.
         message_id = message_id or f"<digest:{_digest(data)}>"
@@ -531,6 +543,15 @@ class Referee:
             self.note(f"{message_id}: ignored: {e}")
             self._journal(key, None, None, None, (), filed)
             return f"{message_id}: ignored: {e}"
+        except OSError:
+            raise  # a disk or a file that fails is not the message's fault
+        except Exception as e:  # noqa: BLE001 - any fault of deciding on this message
+            # Deciding is computing from the message and the game: a failure
+            # is a fault of the referee's own that this message triggers, and
+            # would trigger again on every start. (Failing to record, below,
+            # is not the message's fault: it stops the referee, and the
+            # message waits for the next start.)
+            raise _Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         game, before, after, mails, said = outcome
         self.note(f"{message_id}: {said}")
         self._journal(key, game, before, after, mails, filed)
@@ -539,14 +560,16 @@ class Referee:
     def _decide(self, message: Message, data: bytes,
                 seed: str) -> tuple[str | None, bytes | None, bytes | None, list[bytes], str]:
         """What a message leads to: (game, log before, log after, mails, a line)."""
-        why = is_automatic(message, self.config.address)
-        if why is not None:
-            raise _Ignore(why)
         try:
+            # The email package parses a header when it is read, and some
+            # damaged ones (an address cut short) raise instead of a defect.
+            why = is_automatic(message, self.config.address)
             sender = parseaddr(str(message.get("From", "")))[1].lower()
             subject = str(message.get("Subject", ""))
         except (ValueError, TypeError, IndexError, AttributeError):
-            raise _Ignore("unreadable From or Subject") from None
+            raise _Ignore("unreadable headers") from None
+        if why is not None:
+            raise _Ignore(why)
         mine = {name: next(p for p, a in seats.items() if a == sender)
                 for name, seats in self.roster.items() if sender in seats.values()}
         if not mine:
@@ -587,9 +610,11 @@ class Referee:
         if new.result is not None and new.seed is None:
             new = referee.signed(match.reveal(new, secret), secret)
         after = logmod.encode(new)
-        mails = [self._view_mail(name, new, secret, p, seed=f"{seed}:{p}",
-                                 notes=notes if p == player else (),
-                                 reply_to=message if p == player else None)
+        # One replay for every player's view, one text form for the attachment.
+        public = _public_text(new)
+        views = referee.issue_views(new, secret, new.players, {player: notes})
+        mails = [self._view_mail(name, new, secret, p, seed=f"{seed}:{p}", public=public,
+                                 vf=views[p], reply_to=message if p == player else None)
                  for p in new.players]
         done = (f"{player}: {', '.join(notes)}" if notes else
                 f"{player}: {command.word} {' '.join(command.args)}".strip())
@@ -623,7 +648,16 @@ class Referee:
             raise Refused(f"your mail holds no view file of yours for {name}: reply to the "
                           "referee's latest mail and keep its text")
         newest = max(views, key=lambda vf: len(vf.log.moves))
-        referee.current(log, secret, newest, "the view file in your mail")
+        # Checked against the game as it stood when the file was issued, so
+        # that a genuine but old file is told apart from a forged one, and
+        # answered with what a player can do (not "send ann a new view file").
+        n = len(newest.log.moves)
+        then = msgspec.structs.replace(log, moves=log.moves[:n])
+        referee.current(then, secret, newest, "the view file in your mail")
+        if n < len(log.moves):
+            raise Refused(f"your mail answers move {n + 1}, but the game is at move "
+                          f"{len(log.moves) + 1}: reply to the referee's latest mail "
+                          f"('show {name}' sends it again)")
         return newest
 
     def _apply(self, command: Command, log: Log, secret: Secret, vf: ViewFile,
@@ -666,7 +700,10 @@ class Referee:
                 continue
             log, secret = self._log(name), self._secret(name)
             key = f"announce:{name}:{_digest(raw)}"
-            mails = [self._view_mail(name, log, secret, p, seed=f"{key}:{p}") for p in log.players]
+            public = _public_text(log)
+            views = referee.issue_views(log, secret, log.players)
+            mails = [self._view_mail(name, log, secret, p, seed=f"{key}:{p}", public=public,
+                                     vf=views[p]) for p in log.players]
             self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
             self._journal(key, name, None, None, mails, None)
             out.append(name)
@@ -782,14 +819,15 @@ class Referee:
                 continue
             try:
                 done.append(self.handle(data, filed=name))
-            except (AdjudicatorError, ValueError, LookupError, TypeError, AttributeError,
-                    RecursionError, UnicodeError) as e:
-                # A message this referee cannot handle (a fault of its own)
+            except _Faulty as e:
+                # A message this referee cannot decide on (a fault of its own)
                 # must not stop every game: it is put aside for the organiser.
-                self._carry_out()
+                # A failure to record it (a full disk) is no fault of the
+                # message: it stops the referee, and the message waits in
+                # Maildir/new (and any journal in state/) for the next start.
                 (self.root / "quarantine").mkdir(exist_ok=True)
                 os.replace(path, self.root / "quarantine" / name)
-                line = f"{name}: put aside in quarantine/: {one_line(f'{type(e).__name__}: {e}')}"
+                line = f"{name}: put aside in quarantine/: {e}"
                 self.note(line)
                 done.append(line)
         self.announce()
@@ -798,6 +836,29 @@ class Referee:
             done.append(f"SMTP: {failure}; {len(list((self.root / 'spool').glob('*.eml')))} "
                         "mails wait in the spool")
         return done
+
+
+def _public_text(log: Log) -> bytes:
+    """The public log in the text form, as attached to every mail."""
+    from . import textform
+
+    return textform.dumps(log).encode("ascii")
+
+
+def _readable(message: Message) -> Message:
+    """``message`` without the headers the email package cannot read.
+
+    It parses a header each time it is read, and some damaged ones (an
+    address or a Message-ID cut short) raise then, even NameError: such a
+    header is treated as absent, everywhere the referee looks."""
+    for part in message.walk():
+        for name in set(part.keys()):
+            try:
+                for value in part.get_all(name, ()):
+                    str(value)
+            except Exception:  # noqa: BLE001 - the email package's own failures
+                del part[name]
+    return message
 
 
 def _moves(vf: ViewFile, args: Sequence[str]) -> list[str]:
@@ -818,6 +879,10 @@ def _moves(vf: ViewFile, args: Sequence[str]) -> list[str]:
 
 class _Ignore(Exception):
     """A message answered with nothing (an automatic reply, a stranger)."""
+
+
+class _Faulty(Exception):
+    """A message the referee could not decide on: put aside in quarantine/."""
 
 
 def _how_to_answer(to_move: bool) -> list[str]:

@@ -17,7 +17,7 @@ file is refused before any move in it reaches the rules engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -89,28 +89,38 @@ def issue_view(log: Log, secret: Secret | None, player: str,
     """The view file of ``player``: the public log, what they may see, what
     happened since they last moved, their legal moves when it is their turn,
     the referee's ``notes`` to them, and the referee's proof."""
+    return issue_views(log, secret, [player], {player: notes})[player]
+
+
+def issue_views(log: Log, secret: Secret | None, players: Sequence[str],
+                notes: Mapping[str, Sequence[str]] | None = None) -> dict[str, ViewFile]:
+    """The view files of several ``players`` from one replay (see :func:`issue_view`)."""
     unlocked = match.unlock(log, secret)
     rep = match.validate(unlocked, keep=True)
-    if player not in rep.players:
-        raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
-    seat = rep.players.index(player)
+    public = match.publish(unlocked, log)
     to_move = rep.seat()
-    legal = rep.legal() if to_move is not None and to_move == seat else None
-    vf = ViewFile(
-        format=VIEW_FORMAT,
-        version=VERSION,
-        player=player,
-        to_move=None if to_move is None else rep.players[to_move],
-        log=match.publish(unlocked, log),
-        view=msgspec.Raw(msgspec.json.encode(rep.game.view(rep.state, seat))),
-        legal=legal,
-        move=None,
-        since=match.since(rep, seat),
-        notes=tuple(one_line(n) for n in notes),
-    )
-    if secret is not None and secret.signing_key is not None:
-        vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, _view_items(vf)))
-    return vf
+    out = {}
+    for player in players:
+        if player not in rep.players:
+            raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
+        seat = rep.players.index(player)
+        legal = rep.legal() if to_move is not None and to_move == seat else None
+        vf = ViewFile(
+            format=VIEW_FORMAT,
+            version=VERSION,
+            player=player,
+            to_move=None if to_move is None else rep.players[to_move],
+            log=public,
+            view=msgspec.Raw(msgspec.json.encode(rep.game.view(rep.state, seat))),
+            legal=legal,
+            move=None,
+            since=match.since(rep, seat),
+            notes=tuple(one_line(n) for n in (notes or {}).get(player, ())),
+        )
+        if secret is not None and secret.signing_key is not None:
+            vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, _view_items(vf)))
+        out[player] = vf
+    return out
 
 
 def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:

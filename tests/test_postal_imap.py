@@ -140,10 +140,3 @@ def test_the_referee_fetches_by_imap_and_handles_a_message_fetched_twice_once(
     assert len(logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves) == 1
     assert len(list((tmp_path / "Maildir" / "cur").iterdir())) == 3, "filed each time it came"
 
-
-def test_a_password_in_referee_toml_is_refused(tmp_path: Path) -> None:
-    referee_dir(tmp_path, 25, {"g": ("atlas", ("ann", "bob"), "pw")})
-    with open(tmp_path / "referee.toml", "a", encoding="utf-8") as f:
-        f.write('[imap]\nhost = "127.0.0.1"\npassword = "hunter2"\n')
-    with pytest.raises(postal.ConfigError, match="do not write the password"):
-        postal.load_config(tmp_path, environ={})
