@@ -173,3 +173,37 @@ def test_the_readme_setup_works_as_written(tmp_path: Path, monkeypatch) -> None:
     assert "mails wait in the spool" in ran[-1] and "IMAP:" in ran[-1]
     waiting = list((tmp_path / "club" / "spool").glob("*.eml"))
     assert len(waiting) == 6, "the starting position, to each player of both games"
+
+
+def test_sigterm_stops_the_referee_cleanly_and_one_referee_runs_per_directory(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    referee_dir(tmp_path, smtp.port, {"g": ("q-turn", ("ann", "bob"), "term")})
+    command = [sys.executable, "-m", "adjudicator", "referee", str(tmp_path), "--poll", "0.1"]
+    service = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while len(smtp.sink.received) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(smtp.sink.received) == 2, "the starting position, to each player"
+        second = subprocess.run([*command[:-2], "--once"], capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == 1
+        assert second.stderr.strip() == f"Error: {tmp_path}: another referee is running on it"
+        service.send_signal(signal.SIGTERM)
+        out, err = service.communicate(timeout=30)
+        assert service.returncode == 0, err
+        assert b"Traceback" not in err
+    finally:
+        if service.poll() is None:
+            service.kill()
+            service.wait()
+    again = subprocess.run([*command[:-2], "--once"], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert len(smtp.sink.received) == 2, "nothing changed, nothing sent again"
