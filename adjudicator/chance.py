@@ -53,17 +53,54 @@ class Chance:
             raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         limit = _WORD - _WORD % n
         while True:
-            w = self.word()
+            left = self._words  # word(), without the call while the block lasts
+            w = left.pop() if left else self.word()
             if w < limit:
                 return w % n
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """A new list with ``items`` in Fisher-Yates order (last position first)."""
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+        count = len(out) - 1
+        if count < 1:
+            return out
+        # The words of a shuffle are read at once. A word w is rejected by
+        # below(n) only if w >= 2**32 - 2**32 % n > 2**32 - n, so when no word
+        # is at or above 2**32 - count none is, for any n up to count + 1;
+        # otherwise (about once in 2**32 / count**2 shuffles) the words go back
+        # and below() reads them one by one.
+        words = self._take(count)
+        if max(words) >= _WORD - count:
+            self._words += words[::-1]
+            for i in range(count, 0, -1):
+                j = self.below(i + 1)
+                out[i], out[j] = out[j], out[i]
+            return out
+        for i, w in zip(range(count, 0, -1), words):
+            j = w % (i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+    def _take(self, count: int) -> list[int]:
+        """The next ``count`` words, as ``count`` calls of word() give them."""
+        left = self._words  # reversed: the next word last
+        if len(left) >= count:
+            taken = left[len(left) - count :][::-1]
+            del left[len(left) - count :]
+            return taken
+        blocks = (count - len(left) + 7) // 8
+        first = self._counter
+        prefix = self._prefix
+        self._counter = first + blocks
+        words = left[::-1]
+        if blocks == 1:
+            words += _WORDS.unpack(hashlib.sha256(prefix + first.to_bytes(8, "big")).digest())
+        else:
+            data = b"".join([hashlib.sha256(prefix + k.to_bytes(8, "big")).digest()
+                             for k in range(first, first + blocks)])
+            words += struct.unpack(f">{8 * blocks}I", data)
+        self._words = words[count:][::-1]
+        return words[:count]
 
     def choice(self, items: Sequence[T]) -> T:
         """One of ``items``, chosen uniformly."""

@@ -109,7 +109,7 @@ class Param:
         return value
 
 
-class Standing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Standing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One player's line in an outcome."""
 
     player: str
@@ -117,7 +117,7 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     place: int  # 1 is best; tied players share a place
 
 
-class Outcome(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Outcome(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """The score of a game: final (the log's ``result``) or so far.
 
     ``standings`` is best first (ties in seat order); ``winners`` may be empty

@@ -130,6 +130,23 @@ def new_log(
     ``deadline`` gives the hours a player has for each move (it implies the
     clock).
     """
+    return _new_log(game_id, players, seed, params, keys, tags=tags, clock=clock,
+                    deadline=deadline, started=started)[0]
+
+
+def _new_log(
+    game_id: str,
+    players: Sequence[str],
+    seed: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    keys: Mapping[str, str] | None = None,
+    *,
+    tags: Mapping[str, str] | None = None,
+    clock: bool = False,
+    deadline: int | None = None,
+    started: str | None = None,
+) -> tuple[Log, Game, Any]:
+    """:func:`new_log`, and the game and starting state it checked it with."""
     import unicodedata
 
     game = games.get(game_id)
@@ -164,8 +181,8 @@ def new_log(
         check_times(log)
     except BadLogError as e:
         raise ParameterError(str(e).removeprefix("header: ")) from None
-    start(log)  # the game must be able to set itself up with these
-    return log
+    game, state = start(log)  # the game must be able to set itself up with these
+    return log, game, state
 
 
 def new_refereed(
@@ -307,7 +324,7 @@ def start(log: Log) -> tuple[Game, Any]:
     check_rules(log, game)
     try:
         check_players(game, log.players)
-        params = resolve_params(game, log.params, complete=True, rules=log.rules)
+        params = _log_params(game, log)
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
     if log.commitment is None and log.salt is not None:
@@ -326,6 +343,23 @@ def start(log: Log) -> tuple[Game, Any]:
     ):
         raise BadLogError("header: the seed and salt do not match the commitment")
     return game, game.setup(params, log.players, chance_seed(log))
+
+
+def _log_params(game: Game, log: Log) -> dict[str, Value]:
+    """``resolve_params`` of a log's header, kept: bulk validation meets the
+    same few headers again and again. Keyed by the type of each value too
+    (True == 1); a header that is refused is not kept."""
+    key = (game.ID, log.rules, tuple([(k, v.__class__, v) for k, v in log.params.items()]))
+    params = _PARAMS.get(key)
+    if params is None:
+        params = resolve_params(game, log.params, complete=True, rules=log.rules)
+        if len(_PARAMS) >= 1000:
+            _PARAMS.clear()
+        _PARAMS[key] = params
+    return dict(params)
+
+
+_PARAMS: dict[tuple, dict[str, Value]] = {}
 
 
 def chance_seed(log: Log) -> str:
@@ -526,6 +560,14 @@ class Replay:
         return tuple(self.game.format_move(self.state, m) for m in self.game.legal_moves(self.state))
 
 
+def _replay_of(log: Log, game: Game, state: Any) -> Replay:
+    """``Replay(log, game, state)`` without the frozen dataclass's __init__
+    (a setattr through ``object`` per field), which bulk validation feels."""
+    rep = object.__new__(Replay)
+    rep.__dict__.update(log=log, game=game, state=state, states=(), ended=None, pending=None)
+    return rep
+
+
 def _out_of_turn(game: Game, players: tuple[str, ...], seat: int | None, by: str) -> MoveError | None:
     if seat is None:
         return IllegalMoveError("the game is already over", game.END_CLAUSE)
@@ -596,12 +638,8 @@ def _batch(log: Log, game: Game, state: Any, entries: Sequence[MoveEntry], batch
     for text in texts:
         if text[:1] == "@":
             return None
-    digest = head_digest(log)
-    link = seal.entry_digest
-    for entry in entries:
-        digest = link(digest, entry.by, entry.move, entry.comment, entry.at)
-        if digest.hex() != entry.digest:
-            return None
+    if seal.followed(head_digest(log), entries) != len(entries):
+        return None
     seats, after = batch(state, texts)
     if len(seats) != len(texts):
         return None
@@ -774,11 +812,56 @@ def check_result(rep: Replay) -> None:
 def validate(log: Log, *, keep: bool = False) -> Replay:
     """Replay ``log`` and check its stored result and its signatures; raise
     on the first problem."""
+    if not keep:
+        rep = _plain_valid(log)
+        if rep is not None:
+            return rep
     check_times(log)
     rep = replay(log, keep=keep)
     check_result(rep)
     check_seals(log)
     return rep
+
+
+def _plain_valid(log: Log) -> Replay | None:
+    """:func:`validate` at once for the common log, or None to take the full
+    path (which then finds the first problem, in its order, and says what it is).
+
+    The common log is an open game without a clock, keys or signatures, of
+    a game with ``fast_play``, and holds no event. For it every check of the
+    time stamps and of the signatures comes down to fields being empty, and
+    those are checked in the one loop over the entries; the digest chain,
+    the moves and the result are checked as :func:`replay` and
+    :func:`check_result` do, and any failure hands the log to them.
+    """
+    if (log.clock or log.started is not None or log.deadline is not None or log.keys
+            or log.commitment is not None or log.referee is not None
+            or log.signature is not None):
+        return None
+    try:
+        game, state = start(log)
+    except Exception:  # a bad header: the full path says what is wrong, in its order
+        return None
+    batch = getattr(game, "fast_play", None)
+    if batch is None:
+        return None
+    entries = log.moves
+    texts, bys = [], []
+    for entry in entries:
+        text = entry.move
+        if text[:1] == "@" or entry.at is not None or entry.signature is not None:
+            return None
+        texts.append(text)
+        bys.append(entry.by)
+    if seal.followed(head_digest(log), entries) != len(entries):
+        return None
+    seats, after = batch(state, texts)
+    # Every move by the player to move (fast_play says which seat played each).
+    if list(map(log.players.__getitem__, seats)) != bys:
+        return None
+    if game.outcome(after) != log.result:
+        return None
+    return _replay_of(log, game, after)
 
 
 def check_seals(log: Log) -> None:
@@ -918,17 +1001,23 @@ def simulate(
     game's seed) and the label ``"simulate"``, so the same arguments always
     give the same log.
     """
-    log = new_log(game_id, players, seed, params)
-    game, state = start(log)
+    log, game, state = _new_log(game_id, players, seed, params)
     rng = Chance(seed if play_seed is None else play_seed, "simulate")
     entries: list[tuple[str, str, str | None]] = []
-    while (seat := game.to_move(state)) is not None:
+    to_move, legal, fmt, apply = game.to_move, game.legal_moves, game.format_move, game.apply
+    # The text of a legal move is canonical, so fast_apply plays it as apply
+    # plays the move (the games' tests compare the two).
+    fast = getattr(game, "fast_apply", None)
+    players = log.players
+    while (seat := to_move(state)) is not None:
         if max_moves is not None and len(entries) >= max_moves:
             break
-        moves = game.legal_moves(state)
+        moves = legal(state)
         move = moves[rng.below(len(moves))]
-        entries.append((log.players[seat], game.format_move(state, move), None))
-        state = game.apply(state, move)
+        text = fmt(state, move)
+        entries.append((players[seat], text, None))
+        after = None if fast is None else fast(state, text)
+        state = apply(state, move) if after is None else after
     return _with(log, sealed(log, entries), game.outcome(state))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from .engine import Value
 
@@ -68,27 +68,57 @@ def header_digest(
     the seed later does not break the chain (the seed is checked against the
     commitment instead).
     """
-    players = list(players)
+    # All but the seed (or the commitment) and the start time recur from log
+    # to log: their fields are kept, keyed by what they are made of (the
+    # type of each parameter too, as True == 1).
+    players = tuple(players)
+    key = (format_, version, game, tuple([(k, v.__class__, v) for k, v in params.items()]),
+           players, commitment is None, referee, tuple((keys or {}).items()), rules,
+           tuple((tags or {}).items()), clock, deadline)
+    parts = _HEADERS.get(key)
+    if parts is None:
+        parts = _header_parts(format_, version, game, params, players, commitment is None, referee,
+                              keys or {}, rules, tags or {}, clock, deadline)
+        if len(_HEADERS) >= 1000:  # bound the memory a stream of odd logs can take
+            _HEADERS.clear()
+        _HEADERS[key] = parts
+    head, middle = parts
+    data = ((seed or "") if commitment is None else commitment).encode("utf-8")
+    data = head + _LENGTH(len(data)) + data
+    if middle is not None:
+        stamp = (started or "").encode("utf-8")
+        data += middle + _LENGTH(len(stamp)) + stamp
+    return _sha256(data).digest()
+
+
+_HEADERS: dict[tuple, tuple[bytes, bytes | None]] = {}
+
+
+def _header_parts(
+    format_: str, version: int, game: str, params: Mapping[str, Value], players: tuple[str, ...],
+    open_: bool, referee: str | None, keys: Mapping[str, str], rules: int | None,
+    tags: Mapping[str, str], clock: bool, deadline: int | None,
+) -> tuple[bytes, bytes | None]:
+    """The fields of a header before its seed (or commitment), and (version
+    2) those between it and the start time."""
     items = [CHAIN_DOMAIN, format_, str(version), game, str(len(params))]
     for name in sorted(params):
         items += [name, _param(params[name])]
     items += [str(len(players)), *players]
-    items += ["commitment", commitment] if commitment is not None else ["seed", seed or ""]
-    if version >= 2:
-        # Version 2 binds the referee's key and the players' keys: swapping
-        # a key breaks the chain of every entry.
-        keys = keys or {}
-        items += ["referee", referee or "", str(len(keys))]
-        for name in sorted(keys):
-            items += [name, keys[name]]
-        tags = tags or {}
-        items += ["rules", str(rules or 1), "tags", str(len(tags))]
-        for name in sorted(tags):
-            items += [name, tags[name]]
-        items += ["clock", "true" if clock else "false",
-                  "deadline", "" if deadline is None else str(deadline),
-                  "started", started or ""]
-    return hashlib.sha256(_fields(items)).digest()
+    items.append("seed" if open_ else "commitment")
+    if version < 2:
+        return _fields(items), None
+    # Version 2 binds the referee's key and the players' keys: swapping
+    # a key breaks the chain of every entry.
+    more = ["referee", referee or "", str(len(keys))]
+    for name in sorted(keys):
+        more += [name, keys[name]]
+    more += ["rules", str(rules or 1), "tags", str(len(tags))]
+    for name in sorted(tags):
+        more += [name, tags[name]]
+    more += ["clock", "true" if clock else "false",
+             "deadline", "" if deadline is None else str(deadline), "started"]
+    return _fields(items), _fields(more)
 
 
 def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
@@ -109,6 +139,28 @@ def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
 
 
 _FIELDS: dict[str, bytes] = {}
+
+
+def followed(previous: bytes, entries: Sequence) -> int:
+    """How many of ``entries`` (each with ``by``, ``move``, ``comment``,
+    ``at`` and ``digest``, in hex, as a log's move entries), in order, follow
+    the chain from ``previous``: ``len(entries)`` when all do.
+
+    :func:`entry_digest` spelled out once more for the loop over a whole log
+    that validation runs, and tested against it.
+    """
+    get, field, sha256 = _FIELDS.get, _field, _sha256
+    for count, entry in enumerate(entries):
+        by, move = entry.by, entry.move
+        data = previous + (get(by) or field(by)) + (get(move) or field(move))
+        if entry.comment is not None:
+            data += field(entry.comment)
+        if entry.at is not None:
+            data += field("@at") + field(entry.at)
+        previous = sha256(data).digest()
+        if previous.hex() != entry.digest:
+            return count
+    return len(entries)
 
 
 def _field(text: str) -> bytes:

@@ -56,3 +56,46 @@ def test_below_is_roughly_uniform() -> None:
     for _ in range(6000):
         counts[c.below(6)] += 1
     assert all(850 < k < 1150 for k in counts), counts
+
+
+def _one_by_one(chance: Chance, items: list) -> list:
+    """Fisher-Yates as the derivation states it: one below() per position."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = chance.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def test_shuffle_reads_the_stream_as_below_does() -> None:
+    """shuffle() reads a shuffle's words at once; the order it gives and the
+    words left for what follows are those of one below() per position."""
+    import random
+
+    rng = random.Random("shuffle")
+    for k in range(300):
+        seed = f"s{k}"
+        fast, slow = Chance(seed, "deck"), Chance(seed, "deck")
+        for _ in range(4):
+            skip = rng.randrange(10)  # start anywhere in a block
+            assert [fast.word() for _ in range(skip)] == [slow.word() for _ in range(skip)]
+            items = list(range(rng.randrange(60)))
+            assert fast.shuffle(items) == _one_by_one(slow, items)
+        assert [fast.word() for _ in range(20)] == [slow.word() for _ in range(20)]
+
+
+def test_shuffle_after_a_rejected_word() -> None:
+    """A word at or above the limit of below(n) is thrown away (rejection
+    sampling). Real streams almost never hold one for small n, so the words
+    of the stream are set by hand: the shuffle must still read on as
+    below() does."""
+    for top in (2**32 - 1, 2**32 - 5, 2**32 - 20):
+        for where in (0, 3, 7, 8, 12):
+            fast, slow = Chance("r", "deck"), Chance("r", "deck")
+            for c in (fast, slow):
+                words = [c.word() for _ in range(16)]
+                words[where] = top
+                c._words = words[::-1]  # what word() reads next, last first
+            items = list(range(17))
+            assert fast.shuffle(items) == _one_by_one(slow, items), (top, where)
+            assert [fast.word() for _ in range(12)] == [slow.word() for _ in range(12)]

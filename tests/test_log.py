@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import log as logmod, match
-from adjudicator.errors import BadLogError
+from adjudicator.errors import BadLogError, MoveError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,3 +89,125 @@ def test_header_checks(finished: logmod.Log) -> None:
     for bad, message in cases:
         with pytest.raises(BadLogError, match=message):
             match.validate(bad)
+
+
+def test_text_of_reads_a_plain_log_as_it_reads_any_other(finished: logmod.Log) -> None:
+    """A file starting with "{" takes a short way (UTF-8 at once); the text
+    is the same as by the full sniffing, whatever the encoding."""
+    text = logmod.encode(finished).decode().replace('"ann"', '"Zo\u00eb"')
+    for codec in ("utf-8", "cp1252", "latin-1", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        assert logmod.text_of(text.encode(codec)) == text, codec
+    assert logmod.text_of(b"{\x80}") == "{\u20ac}"  # not UTF-8: read as Windows-1252
+    assert logmod.text_of(b"{") == "{"
+
+
+def _chain_by_definition(previous: bytes, entries) -> int:
+    """How many entries follow the chain, one seal.entry_digest per entry."""
+    from adjudicator import seal
+
+    count = 0
+    for e in entries:
+        previous = seal.entry_digest(previous, e.by, e.move, e.comment, e.at)
+        if previous.hex() != e.digest:
+            break
+        count += 1
+    return count
+
+
+def test_followed_counts_the_entries_that_follow_the_chain(finished: logmod.Log) -> None:
+    """seal.followed (the chain over a whole log, validation's loop) agrees with
+    entry_digest entry by entry: comments and time stamps included, and a
+    broken link anywhere stops the count there."""
+    import msgspec
+
+    from adjudicator import seal
+
+    head = match.head_digest(finished)
+    moves = list(finished.moves)
+    assert seal.followed(head, moves) == len(moves) == _chain_by_definition(head, moves)
+    clocked = match.new_log("turn-of-time", ["ann", "bob"], "chain", clock=True,
+                            started="2026-01-01T00:00:00Z")
+    clocked = match.extend(clocked, [match.replay(clocked).legal()[0]], at="2026-01-01T00:01:00Z",
+                           comment="\u00e0 toi")
+    clocked = match.extend(clocked, [match.replay(clocked).legal()[0]], at="2026-01-01T00:02:00Z")
+    entries = list(clocked.moves)
+    assert seal.followed(match.head_digest(clocked), entries) == 2
+    for k in range(len(moves)):
+        for field, value in (("move", "SpSp-a1"), ("by", "bob"), ("comment", "x"), ("digest", "00"),
+                             ("at", "2026-01-01T00:00:00Z")):
+            if getattr(moves[k], field) == value:
+                continue
+            broken = moves[:k] + [msgspec.structs.replace(moves[k], **{field: value})] + moves[k + 1:]
+            assert seal.followed(head, broken) == _chain_by_definition(head, broken) == k
+
+
+def test_header_digest_kept_parts_give_the_documented_digest() -> None:
+    """header_digest keeps the fields of headers it has met; headers that
+    differ in anything, the type of a parameter included (True == 1), give
+    the digest of their own fields."""
+    import hashlib
+
+    from adjudicator import seal
+
+    def plain(version, params, players, seed, commitment, referee=None, keys=None, **v2) -> bytes:
+        items = [seal.CHAIN_DOMAIN, "adjudicator-log", str(version), "g", str(len(params))]
+        for name in sorted(params):
+            items += [name, seal._param(params[name])]
+        items += [str(len(players)), *players]
+        items += ["commitment", commitment] if commitment is not None else ["seed", seed or ""]
+        if version >= 2:
+            keys = keys or {}
+            items += ["referee", referee or "", str(len(keys))]
+            for name in sorted(keys):
+                items += [name, keys[name]]
+            tags = v2.get("tags") or {}
+            items += ["rules", str(v2.get("rules") or 1), "tags", str(len(tags))]
+            for name in sorted(tags):
+                items += [name, tags[name]]
+            deadline = v2.get("deadline")
+            items += ["clock", "true" if v2.get("clock") else "false", "deadline",
+                      "" if deadline is None else str(deadline), "started", v2.get("started") or ""]
+        return hashlib.sha256(seal._fields(items)).digest()
+
+    cases = [
+        (1, {}, ["a"], "s", None), (1, {"x": 1}, ["a", "b"], "s", None),
+        (1, {"x": True}, ["a", "b"], "s", None), (1, {"x": "1"}, ["a", "b"], "t", None),
+        (2, {"y": 2, "x": 1}, ["a", "b"], "s", None), (2, {"x": 1, "y": 2}, ["b", "a"], None, "c"),
+        (2, {}, ["a"], "s", None, "ed25519:r", {"a": "k"}),
+    ]
+    v2s = [{}, {"rules": 2, "tags": {"b": "1", "a": "2"}}, {"clock": True, "started": "t", "deadline": 5}]
+    for _ in range(2):  # met once, then kept
+        for case in cases:
+            for v2 in v2s:
+                got = seal.header_digest("adjudicator-log", case[0], "g", *case[1:], **v2)
+                assert got == plain(*case, **v2), (case, v2)
+
+
+def test_validate_takes_no_short_cut_past_a_problem(finished: logmod.Log) -> None:
+    """validate's shortcut for the common log (_plain_valid) gives the full
+    path's replay, and hands every log it cannot vouch for to the full
+    path, which then raises the same error as before."""
+    import msgspec
+
+    rep = match.validate(finished)
+    assert match._plain_valid(finished) == rep
+    assert rep.state == match.replay(finished, keep=True).state
+    moves = list(finished.moves)
+    bad = [
+        msgspec.structs.replace(finished, result=None),
+        msgspec.structs.replace(finished, moves=tuple(moves[:-1])),
+        msgspec.structs.replace(finished, moves=(msgspec.structs.replace(moves[0], by="bob"),
+                                                 *moves[1:])),
+        msgspec.structs.replace(finished, moves=(msgspec.structs.replace(moves[0], at="x"),
+                                                 *moves[1:])),
+        msgspec.structs.replace(finished, moves=(msgspec.structs.replace(moves[0], signature="x"),
+                                                 *moves[1:])),
+        msgspec.structs.replace(finished, seed=""),
+        msgspec.structs.replace(finished, game="chess"),
+        msgspec.structs.replace(finished, deadline=3),
+    ]
+    for log in bad:
+        assert match._plain_valid(log) is None
+        with pytest.raises((BadLogError, MoveError)) as e:
+            match.validate(log)
+        assert "\n" not in str(e.value)

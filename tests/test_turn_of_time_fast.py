@@ -181,3 +181,34 @@ def test_legal_moves_are_the_canonical_ways_on_the_open_squares(n):
             assert list(legal) == want
             state = tot.apply(state, rng.choice(legal))
 
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_fast_play_agrees_with_fast_apply_move_by_move(n):
+    """``fast_play`` (a whole log's texts at once, the validation hot path)
+    gives the seats and the state that ``fast_apply`` gives text after text,
+    and stops at the first text it refuses: one not canonical, not legal
+    there, or after the last card."""
+    p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    names = NAMES[:n] if n > 1 else ("sol",)
+    for seed in range(8):
+        start = tot.setup(p, names, f"play-{seed}")
+        rng = random.Random(f"play/{n}/{seed}")
+        state, texts, seats, states = start, [], [], [start]
+        while state.seat >= 0:
+            legal = [tot.format_move(state, m) for m in tot.legal_moves(state)]
+            text = rng.choice(legal)
+            texts.append(text)
+            seats.append(state.seat)
+            state = tot.fast_apply(state, text)
+            states.append(state)
+        for k in range(len(texts) + 1):
+            assert rules.fast_play(start, texts[:k]) == (seats[:k], states[k]), k
+        # A refused text stops the play there: the state before it, its seat not listed.
+        for k in range(len(texts)):
+            before = states[k]
+            for bad in variants(texts[k]) + ["", "SpSp-d4", texts[k - 1] if k else "x"]:
+                if tot.fast_apply(before, bad) is None:
+                    got = rules.fast_play(start, texts[:k] + [bad] + texts[k + 1:])
+                    assert got == (seats[:k], before), (k, bad)
+        assert rules.fast_play(states[-1], texts[:1]) == ([], states[-1])  # the game is over

@@ -553,6 +553,7 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     seats: list[int] = []
     record = seats.append
     table = _BY_TEXT
+    geometry = _GEOMETRY
     n = len(hands)
     for text in texts:
         try:
@@ -563,7 +564,11 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
         hand = hands[seat]  # once the game is over (seat -1), every hand is empty
         if not hand & bit:
             break
-        time, place = completes(up, down, card_)
+        _, row, _, others = geometry[card_]
+        if (up & row).bit_count() < 3 and (up | down) & others != others:
+            time = place = 0  # completes() at once: fewer than 3 face up in the row, column open
+        else:
+            time, place = completes(up, down, card_)
         if side:
             if time or place:
                 break  # Play a Card A: no prediction on a card that completes

@@ -25,6 +25,7 @@ from .rules import (
     Move,
     apply,
     fast_apply,
+    fast_play,
     legal_moves,
     outcome,
     redeal,
@@ -39,7 +40,7 @@ from .text import render
 __all__ = [
     "ID", "TITLE", "RULES", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "standing", "view", "render", "draw", "fast_apply", "fast_play", "redeal",
     "narrate", "read_listed",
     # used by the tests: the cards of the game, a move, the names of the squares
     "DECK", "Move", "SQUARES",

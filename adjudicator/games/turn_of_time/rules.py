@@ -10,8 +10,9 @@ seasonal order (Spring, Summer, Fall, Winter). A card on the table is
 ``face * 4 + back`` (its *code*); a card in hand is its two seasons, lower
 first (its *kind*).
 
-Speed: validating a log calls :func:`fast_apply` once per move, and
-self-play calls :func:`legal_moves`, :func:`format_move` and :func:`apply`.
+Speed: validating a log calls :func:`fast_play` once (:func:`fast_apply`
+text after text, building only the last state), and self-play calls
+:func:`legal_moves`, :func:`format_move` and :func:`fast_apply`.
 They rest on memos keyed by what a placement depends on (the card, the order
 of meetings and the neighbours' *signature*, see below), never on whole
 positions. The flat tables the hot paths read are filled from tables of the
@@ -23,7 +24,7 @@ orders of meetings otherwise. Every memo is bounded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, permutations
 from operator import itemgetter
@@ -148,7 +149,9 @@ class Move(NamedTuple):
     order: tuple[int, ...] = ()
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
+    # gc=False: a state holds tuples of numbers and strings, never a cycle, so
+    # the garbage collector need not track it (validation makes one per log).
     players: tuple[str, ...]
     goal: str
     tie_order: str  # 6, 2 players: "players" or "seasons" (the parameter)
@@ -450,16 +453,32 @@ def _results(
     over) of meeting neighbours ``digits`` in the orders ``perms`` (by
     position, lexicographic), with the first order giving it."""
     first: dict[int, tuple[int, ...]] = {}
+    step = _STEP
     for perm in perms:
         cur, mask = code, 0
         for i in perm:
-            step = _STEP[cur][digits[i]]
-            cur = step >> 1
-            mask |= (step & 1) << i
+            turn = step[cur][digits[i]]
+            cur = turn >> 1
+            mask |= (turn & 1) << i
         res = cur * 16 + mask
         if res not in first:  # lexicographic: the first order of a result is its rep
             first[res] = perm
     return first
+
+
+# Neighbours a card of a class meets alike: digits whose meetings (_STEP)
+# with the class's card and with it turned over are the same, so that the
+# canonical ways among them are the same. _ALIKE[cls][digit] is the lowest
+# digit meeting the class's card as ``digit`` does: _RELATIVE is keyed by
+# those, and a game never seen before finds more of it filled.
+_ALIKE = tuple(
+    tuple(
+        min(e for e in range(1, 9) if _STEP[card][e] == _STEP[card][d]
+            and _STEP[_flip(card)][e] == _STEP[_flip(card)][d]) if d else 0
+        for d in range(9)
+    )
+    for card in _CLASS_CARDS
+)
 
 
 class _Relative(NamedTuple):
@@ -503,9 +522,19 @@ def _relative(cls: int, digits: tuple[int, ...]) -> _Relative:
                 seen.add(res)
                 outcome[code, perm] = (res >> 4, res & 15)
                 listed[code].append(perm)
-    listing = tuple((code, tuple(sorted(perms))) for code, perms in listed.items())
-    out = _RELATIVE[cls, digits] = _Relative(outcome, listing)
-    return out
+    listing = tuple([(code, tuple(sorted(perms))) for code, perms in listed.items()])
+    return _Relative(outcome, listing)
+
+
+def _relative_of(cls: int, digits: tuple[int, ...]) -> _Relative:
+    """``_relative(cls, digits)``, kept: worked out once for neighbours met alike."""
+    key = (cls, tuple(map(_ALIKE[cls].__getitem__, digits)))
+    rel = _RELATIVE.get(key)
+    if rel is None:
+        if len(_RELATIVE) > 20_000:  # never: at most 3 x (1 + 7 + 7**2 + 7**3 + 7**4) keys
+            _RELATIVE.clear()
+        rel = _RELATIVE[key] = _relative(*key)
+    return rel
 
 
 # A set of directions holding a card, as a bit mask (bit d: direction d):
@@ -612,7 +641,7 @@ def _rel_outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
     out: tuple[int, tuple[int, ...]] | bool = False
     if perm is not None:
         cls = _CLASS[code][0]
-        rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
+        rel = _relative_of(cls, digits)
         found = rel.outcome.get((code, perm))
         if found is not None:
             out = (found[0], _POSITIONS_DIRS[present][found[1]])
@@ -701,7 +730,7 @@ def _rel_orders(key: int) -> tuple[tuple[int, int], ...]:
         return out
     present, digits = _SIG_INFO[sig] or _sig_info(sig)
     spelled = _PERM_DIRS[present]
-    rel = _RELATIVE.get((cls, digits)) or _relative(cls, digits)
+    rel = _relative_of(cls, digits)
     found = []
     for code, perms in rel.listing:  # orders by position sort as the directions do
         orders = tuple([spelled[perm] for perm in perms])
@@ -1050,6 +1079,100 @@ def fast_apply(state: State, text: str) -> State | None:
     )
 
 
+def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
+    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
+    from ``state`` for as long as each is the canonical notation of a legal
+    move. The seats that played them, one per text played, and the state
+    after the last; fewer seats than texts when ``texts[len(seats)]`` is
+    refused (the checked path then says why).
+
+    The state after every text is exactly :func:`fast_apply`'s (the tests
+    compare the two move by move), but only the last is built: between moves
+    the board is a list changed in place and the rest lives in local
+    variables. Whether each text was written by the player whose seat it
+    lists is for the caller to check.
+
+    >>> start = setup({"absent-doubles": "own-season", "goal": "dominance"}, ("ann", "bob"), "doc")
+    >>> seats, after = fast_play(start, ["SpSu-d4", "FaWi-d5", "SpSp-x9"])
+    >>> seats, after == fast_apply(fast_apply(start, "SpSu-d4"), "FaWi-d5")
+    ([0, 1], True)
+    """
+    board = list(state.board)
+    hands = list(state.hands)
+    deck = state.deck
+    size = len(deck)
+    drawn = 0  # solo: cards taken from the deck so far
+    seat = state.seat
+    placed = state.placed
+    r0, r1, c0, c1 = state.box
+    last = state.last
+    n_players = len(state.players)
+    seats: list[int] = []
+    record = seats.append
+    known_texts, outcomes, shares, turn = _TEXTS, _REL_OUTCOMES, _SIG_SHARES, _TURN_CODE
+    for text in texts:
+        known = known_texts.get(text) or _decode(text)
+        if known is None:
+            break
+        kind, sq, okey, t, nbrs, r, c = known
+        if seat < 0 or board[sq] >= 0:
+            break
+        n, e, s, w = nbrs
+        sig_n, sig_e, sig_s, sig_w = shares[t]
+        sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+        key = okey + sig
+        res = outcomes.get(key)
+        if res is None:
+            res = _rel_outcome(key)
+        if not res:  # not canonical, or the order names other neighbours (5.2)
+            break
+        if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
+            top = r if r < r0 else r0
+            bottom = r if r > r1 else r1
+            left = c if c < c0 else c0
+            right = c if c > c1 else c1
+            if bottom - top > 3 or right - left > 3:
+                break
+        elif placed == 0 and sq == CENTRE:
+            top = bottom = r
+            left = right = c
+        else:
+            break
+        if drawn < size:  # 7: the card drawn
+            if deck[drawn] != kind:
+                break
+            drawn += 1
+        else:  # 3: a card of one's own
+            hand = hands[seat]
+            drops = _DROPS.get(hand) or _drops(hand)
+            if kind not in drops:
+                break
+            hands[seat] = drops[kind]
+        final, flips = res
+        board[sq] = turn[t][final]
+        for d in flips:
+            j = nbrs[d]
+            board[j] = _FLIPPED[board[j]]
+        r0, r1, c0, c1 = top, bottom, left, right
+        placed += 1
+        last = sq
+        record(seat)
+        seat = -1 if placed == CARDS else (seat + 1) % n_players
+    if not seats:
+        return seats, state
+    after = _replace(
+        state,
+        board=tuple(board),
+        hands=tuple(hands),
+        deck=deck[drawn:],
+        placed=placed,
+        seat=seat,
+        box=(r0, r1, c0, c1),
+        last=last,
+    )
+    return seats, after
+
+
 # --- scoring (6, 7) ------------------------------------------------------------------------
 
 
@@ -1108,10 +1231,14 @@ def _tally(
         c = board[i]
         if c >= 0:
             masks[c >> 2] |= bit
+    # A group's size does not change when the cards move together: each mask
+    # is looked up moved to bit 0, so a game never seen before finds more
+    # of them known.
     get = _LARGEST.get
+    moved = [m >> ((m & -m).bit_length() - 1) if m else 0 for m in masks]
     return (
         [m.bit_count() for m in masks],
-        [g if (g := get(m)) is not None else _largest(m) for m in masks],
+        [g if (g := get(m)) is not None else _largest(m) for m in moved],
     )
 
 
