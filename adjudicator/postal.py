@@ -458,17 +458,25 @@ class Referee:
                 msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
         return msg.as_bytes()
 
-    def _view_mail(self, name: str, log: Log, secret: Secret, player: str, *, seed: str,
-                   notes: Sequence[str] = (), reply_to: Message | None = None,
-                   heading: str | None = None, public: bytes | None = None,
-                   vf: ViewFile | None = None) -> bytes:
-        """The mail that tells ``player`` where game ``name`` stands: their
+    def _position_mails(self, name: str, log: Log, secret: Secret, *, seed: str,
+                        notes: dict[str, tuple[str, ...]] | None = None, by: str | None = None,
+                        reply_to: Message | None = None) -> list[bytes]:
+        """A mail to every player of game ``name`` about where it stands
+        (``notes`` for some of them; the mail to ``by`` answers ``reply_to``):
+        every view file from one replay, one text form of the public log."""
+        public = _public_text(log)
+        views = referee.issue_views(log, secret, log.players, notes)
+        return [self._view_mail(name, log, views[p], public, seed=f"{seed}:{p}",
+                                reply_to=reply_to if p == by else None) for p in log.players]
+
+    def _view_mail(self, name: str, log: Log, vf: ViewFile, public: bytes, *, seed: str,
+                   reply_to: Message | None = None) -> bytes:
+        """The mail that tells ``vf.player`` where game ``name`` stands: their
         view, their moves when it is their turn, and their view file (what a
-        reply must keep), with the public log and a picture attached."""
+        reply must keep), with the public log (``public``, in the text form)
+        and a picture attached."""
         from . import textform
 
-        if vf is None:
-            vf = referee.issue_view(log, secret, player, notes)
         game = games.get(log.game)
         ply = len(log.moves)
         if log.result is not None:
@@ -477,22 +485,18 @@ class Referee:
             subject = f"[{name}] Your move ({game.TITLE}, move {ply + 1})"
         else:
             subject = f"[{name}] {vf.to_move} to move ({game.TITLE}, move {ply + 1})"
-        lines = [heading] if heading else []
-        lines.append(present.view_file_text(vf, ASCII))
-        lines.append("")
+        lines = [present.view_file_text(vf, ASCII), ""]
         if log.result is None:
             lines += _how_to_answer(vf.legal is not None)
         else:
             lines.append("The seed is now in the log: anyone can check the game with")
             lines.append(f"'adjudicator audit {name}.txt' on the attached log.")
         lines += ["", "Your view file (keep it in your reply):", textform.dumps(vf)]
-        if public is None:
-            public = _public_text(log)
         attachments = [(f"{name}.txt", "text/plain", public)]
         picture = _picture(vf, self.config.picture)
         if picture is not None:
             attachments.append(picture)
-        return self._mail(self.roster[name][player], subject, "\n".join(lines), game=name,
+        return self._mail(self.roster[name][vf.player], subject, "\n".join(lines), game=name,
                           seed=seed, reply_to=reply_to, attachments=attachments,
                           auto="auto-replied" if reply_to is not None else "auto-generated")
 
@@ -598,8 +602,9 @@ class Referee:
         log, secret = logmod.decode(raw, str(path)), self._secret(name)
         try:
             if command.word in ("show", "legal"):
+                vf = referee.issue_view(log, secret, player)
                 return None, None, None, [self._view_mail(
-                    name, log, secret, player, seed=seed, reply_to=message)], \
+                    name, log, vf, _public_text(log), seed=seed, reply_to=message)], \
                     f"{command.word} {name} for {player}"
             vf = self._proof(data, log, secret, player, name)
             new, notes = self._apply(command, log, secret, vf, player)
@@ -610,12 +615,8 @@ class Referee:
         if new.result is not None and new.seed is None:
             new = referee.signed(match.reveal(new, secret), secret)
         after = logmod.encode(new)
-        # One replay for every player's view, one text form for the attachment.
-        public = _public_text(new)
-        views = referee.issue_views(new, secret, new.players, {player: notes})
-        mails = [self._view_mail(name, new, secret, p, seed=f"{seed}:{p}", public=public,
-                                 vf=views[p], reply_to=message if p == player else None)
-                 for p in new.players]
+        mails = self._position_mails(name, new, secret, seed=seed, notes={player: notes},
+                                     by=player, reply_to=message)
         done = (f"{player}: {', '.join(notes)}" if notes else
                 f"{player}: {command.word} {' '.join(command.args)}".strip())
         return name, raw, after, mails, f"{name}: {done}"
@@ -698,12 +699,9 @@ class Referee:
             raw = self._path(name).read_bytes()
             if state.announced.get(name) == _digest(raw):
                 continue
-            log, secret = self._log(name), self._secret(name)
+            log = logmod.decode(raw, str(self._path(name)))
             key = f"announce:{name}:{_digest(raw)}"
-            public = _public_text(log)
-            views = referee.issue_views(log, secret, log.players)
-            mails = [self._view_mail(name, log, secret, p, seed=f"{key}:{p}", public=public,
-                                     vf=views[p]) for p in log.players]
+            mails = self._position_mails(name, log, self._secret(name), seed=key)
             self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
             self._journal(key, name, None, None, mails, None)
             out.append(name)
