@@ -1210,8 +1210,8 @@ def referee_command(
     except Timeout:
         raise AdjudicatorError(f"{directory}: another referee is running on it") from None
     stop = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.append(True))
+    previous = {sig: signal.signal(sig, lambda *_: stop.append(True))
+                for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         ref = postal.Referee(root)
         wait = ref.config.poll if poll is None else poll
@@ -1226,6 +1226,8 @@ def referee_command(
             if stop:
                 return
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         lock.release()
 
 

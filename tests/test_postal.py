@@ -14,7 +14,6 @@ import random
 from email.message import Message
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from adjudicator import log as logmod, mailparse, match, postal, referee
@@ -22,16 +21,6 @@ from adjudicator.cli import app
 from adjudicator.log import Log, ViewFile
 
 from mailref import Player, SMTPServer, body_of, deliver, referee_dir
-
-
-@pytest.fixture
-def smtp():
-    server = SMTPServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def check_mail(message: Message, player: str, name: str, root: Path) -> ViewFile:
@@ -119,6 +108,10 @@ def test_three_players_play_atlas_by_mail_with_the_command_line_referee(
         assert "refused" not in result.output and "ignored" not in result.output, result.output
 
     play(tmp_path, smtp, "cup-1", roster["cup-1"], 7, run_referee)
+    import signal
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, \
+        "the referee gives Ctrl-C back to the process that ran it"
     log = finished(tmp_path, "cup-1")
     assert len(log.moves) > 20
 
