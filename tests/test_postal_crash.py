@@ -38,16 +38,6 @@ QTURN = ("q-turn", ("dee", "eve", "fay"), "crash-qturn")
 QTURN_PARAMS = {"round-limit": 4}  # a short game: at most 12 moves
 
 
-@pytest.fixture
-def smtp():
-    server = SMTPServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def make_club(root: Path, port: int) -> dict[str, dict[str, str]]:
     """An Atlas game of three and a short Q-Turn game of three in one referee
     directory."""
@@ -328,36 +318,40 @@ def check_once(root: Path, smtp: SMTPServer, roster: dict[str, str], before: Log
     assert all(len(c) == 1 for c in copies.values())
 
 
-def test_a_crash_at_each_step_is_finished_by_the_next_start(
-        tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A crash at each step of handling a move (the journal, the log, each
-    mail into the spool, the state, filing the message, removing the journal,
-    sending each mail): the next referee on the directory finishes the work,
-    and the move is recorded once."""
+def each_step(tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch,
+              error: BaseException):
+    """Handle one move with ``error`` raised at its first step, then, on a
+    fresh copy of the directory, at its second, and so on until a run meets
+    no step left to fail: the journal, the log, each mail into the spool,
+    the state, filing the message, removing the journal, sending each mail.
+
+    Yields each copy and the steps taken, as the faulty run left them; then
+    two more referees start on the copy, and the move must be recorded once,
+    every player sent the new position once, and nothing be left to do."""
     start = tmp_path / "start"
     roster = make_club(start, smtp.port)
     reply, mover = first_move(start, smtp, roster)
     deliver(start, reply)
     before = logmod.decode((start / "games" / "atlas.json").read_bytes())
-    faults = Faults(monkeypatch, Crash())
+    faults = Faults(monkeypatch, error)
     at = 1
     while True:
-        root = tmp_path / f"crash-{at}"
+        root = tmp_path / f"step-{at}"
         shutil.copytree(start, root)
         sent = len(smtp.sink.received)
         faults.arm(at)
         try:
             postal.Referee(root).run_once()
-        except Crash:
-            crashed = True
-        else:
-            crashed = False
+        except (Exception, Crash):  # noqa: BLE001 - the referee may stop; the test is what is left
+            pass
+        hit = faults.count >= at
         steps = list(faults.steps)
         faults.arm(None)
+        yield root, steps
         postal.Referee(root).run_once()
         postal.Referee(root).run_once()  # a third start has nothing left to do
         check_once(root, smtp, roster["atlas"], before, mover, sent)
-        if not crashed:
+        if not hit:
             break
         at += 1
     # Every step of a message was tried: the journal, the log, the three
@@ -366,38 +360,23 @@ def test_a_crash_at_each_step_is_finished_by_the_next_start(
     assert at > 10, steps
 
 
+def test_a_crash_at_each_step_is_finished_by_the_next_start(
+        tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash at each step of handling a move: the next referee on the
+    directory finishes the work, and the move is recorded once."""
+    for _root, _steps in each_step(tmp_path, smtp, monkeypatch, Crash()):
+        pass
+
+
 def test_a_failed_write_at_each_step_loses_no_move(
         tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write that fails once (a full disk, say) at each step of handling a
     move: the referee may stop with an error, but the move is not blamed on
     the player's mail (put aside in quarantine/) and the next start records
     it once."""
-    start = tmp_path / "start"
-    roster = make_club(start, smtp.port)
-    reply, mover = first_move(start, smtp, roster)
-    deliver(start, reply)
-    before = logmod.decode((start / "games" / "atlas.json").read_bytes())
-    faults = Faults(monkeypatch, OSError(28, "No space left on device"))
-    at = 1
-    while True:
-        root = tmp_path / f"fault-{at}"
-        shutil.copytree(start, root)
-        sent = len(smtp.sink.received)
-        faults.arm(at)
-        try:
-            postal.Referee(root).run_once()
-        except Exception:  # noqa: BLE001 - the referee may stop; the test is what is left
-            pass
-        failed = faults.count >= at
-        steps = list(faults.steps)
-        faults.arm(None)
+    for root, steps in each_step(tmp_path, smtp, monkeypatch,
+                                 OSError(28, "No space left on device")):
         assert not (root / "quarantine").exists(), f"a failed {steps[-1]} put the move aside"
-        postal.Referee(root).run_once()
-        check_once(root, smtp, roster["atlas"], before, mover, sent)
-        if not failed:
-            break
-        at += 1
-    assert at > 10, steps
 
 
 def test_a_write_cut_short_leaves_nothing_behind(tmp_path: Path, smtp: SMTPServer) -> None:
