@@ -11,14 +11,16 @@ import os
 import sys
 import textwrap
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any, Optional
 
 import msgspec
 import typer
-from typer.core import TyperGroup
+from typer._click.exceptions import UsageError as _ClickUsageError
+from typer.core import TyperCommand, TyperGroup
 
-from . import files, games, log as logmod, match, present, referee as referee_
+from . import files, games, log as logmod, match, present, quickargs, referee as referee_
 from .engine import Game, Style
 from .errors import AdjudicatorError, BadLogError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, Secret, ViewFile
@@ -40,18 +42,26 @@ def _show_view(vf: ViewFile, json_: bool, style: Style, source: str = "view file
     typer.echo(present.view_file_text(vf, style, source))
 
 
+@contextmanager
+def _reported() -> Iterator[None]:
+    """Every :class:`AdjudicatorError` as one line and exit status 1 (a
+    :class:`UsageError` of ours, 2)."""
+    try:
+        yield
+    except UsageError as e:
+        typer.echo(f"Error: {one_line(str(e))}", err=True)
+        raise typer.Exit(2) from None
+    except AdjudicatorError as e:
+        typer.echo(f"Error: {one_line(str(e))}", err=True)
+        raise typer.Exit(1) from None
+
+
 class _Group(TyperGroup):
     """Turns every :class:`AdjudicatorError` into one line and exit status 1."""
 
     def invoke(self, ctx: Any) -> Any:
-        try:
+        with _reported():
             return super().invoke(ctx)
-        except UsageError as e:
-            typer.echo(f"Error: {one_line(str(e))}", err=True)
-            raise typer.Exit(2) from None
-        except AdjudicatorError as e:
-            typer.echo(f"Error: {one_line(str(e))}", err=True)
-            raise typer.Exit(1) from None
 
 
 app = typer.Typer(
@@ -1282,6 +1292,42 @@ def _main(
     """
 
 
+def _quick(name: str, args: list[str]) -> bool:
+    """Run the command ``name`` without building it, if ``args`` are in a
+    plain form (see :mod:`adjudicator.quickargs`); False if they are not.
+
+    What the command prints and its exit status are exactly those of the app:
+    the same errors in the same words (:func:`_reported`), and click's own
+    handling of exits, Ctrl-C, EOF and a closed pipe, by running the call as a
+    command without parameters. A usage error the command raises itself
+    (``typer.BadParameter``) is shown with the real command's usage line.
+    """
+    if "_ADJUDICATOR_COMPLETE" in os.environ:  # shell completion is Typer's
+        return False
+    info = next((i for i in app.registered_commands
+                 if (i.name or i.callback.__name__.replace("_", "-")) == name), None)  # type: ignore[union-attr]
+    kwargs = None if info is None else quickargs.read(info, args)
+    if kwargs is None:
+        return False
+    callback = info.callback  # type: ignore[union-attr]
+
+    def call() -> None:
+        try:
+            with _reported():
+                callback(**kwargs)
+        except _ClickUsageError as e:
+            group = typer.main.get_command(_only(name))
+            parent = group.make_context("adjudicator", [name, *args])
+            e.ctx = group.get_command(parent, name).make_context(name, list(args), parent=parent)
+            raise
+
+    TyperCommand(name, callback=call, rich_markup_mode=None, add_help_option=False).main(
+        args=[], prog_name="adjudicator", standalone_mode=True)
+    return True  # not reached: main() exits
+
+
 def main() -> None:
     _fit_output()
-    _only(sys.argv[1] if len(sys.argv) > 1 else None)(prog_name="adjudicator")
+    name = sys.argv[1] if len(sys.argv) > 1 else None
+    if name is None or not _quick(name, sys.argv[2:]):
+        _only(name)(prog_name="adjudicator")
