@@ -17,7 +17,6 @@ from typing import Annotated, Any, Optional
 
 import msgspec
 import typer
-from typer._click.exceptions import UsageError as _ClickUsageError
 from typer.core import TyperCommand, TyperGroup
 
 from . import files, games, log as logmod, match, present, quickargs, referee as referee_
@@ -1315,7 +1314,7 @@ def _quick(name: str, args: list[str]) -> bool:
         try:
             with _reported():
                 callback(**kwargs)
-        except _ClickUsageError as e:
+        except typer.BadParameter as e:
             group = typer.main.get_command(_only(name))
             parent = group.make_context("adjudicator", [name, *args])
             e.ctx = group.get_command(parent, name).make_context(name, list(args), parent=parent)
