@@ -206,9 +206,17 @@ class _Head(msgspec.Struct):
 
 
 def _checked(decoder: msgspec.json.Decoder, data: bytes | str, source: str):  # type: ignore[no-untyped-def]
-    data = text_of(data, source)
-    if not data.strip():
-        raise BadLogError(f"{source}: the file is empty")
+    if isinstance(data, bytes) and data[:1] == b"{" and data[1:2] != b"\x00" and data.isascii():
+        # The common case, a file as this tool writes it: ASCII, which text_of
+        # would decode as UTF-8 to the very same characters, so msgspec reads
+        # the bytes themselves (without a copy of the text) and finds the same.
+        pass
+    else:
+        data = text_of(data, source)
+        # (Not data.strip(), which copies the text to find it is not all
+        # whitespace: isspace() stops at the first character that is not.)
+        if not data or data.isspace():
+            raise BadLogError(f"{source}: the file is empty")
     try:
         value = decoder.decode(data)
     except msgspec.DecodeError as e:

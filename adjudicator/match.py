@@ -320,13 +320,30 @@ def start(log: Log) -> tuple[Game, Any]:
     A refereed log must have been unlocked with the referee's secret (or
     revealed); a revealed seed must match the commitment.
     """
-    game = games.get(log.game)
-    check_rules(log, game)
-    try:
-        check_players(game, log.players)
-        params = _log_params(game, log)
-    except ParameterError as e:
-        raise BadLogError(f"header: {e}") from None
+    # The checks of the game, the rules, the players and the parameters are
+    # kept for a header without tags or start time, keyed by every field
+    # they read (the type of each parameter too, as True == 1): bulk
+    # validation meets the same few again and again. A header refused is not kept.
+    key = None
+    checked = None
+    if log.started is None and not log.tags:
+        key = (log.game, log.version, log.rules, log.clock, log.deadline, log.players,
+               tuple([(k, v.__class__, v) for k, v in log.params.items()]))
+        checked = _STARTS.get(key)
+    if checked is None:
+        game = games.get(log.game)
+        check_rules(log, game)
+        try:
+            check_players(game, log.players)
+            params = _log_params(game, log)
+        except ParameterError as e:
+            raise BadLogError(f"header: {e}") from None
+        if key is not None:
+            if len(_STARTS) >= 1000:
+                _STARTS.clear()
+            _STARTS[key] = (game, params)
+    else:
+        game, params = checked
     if log.commitment is None and log.salt is not None:
         raise BadLogError("header: an open game has no salt (only a refereed game has one)")
     if log.seed is None:
@@ -342,7 +359,10 @@ def start(log: Log) -> tuple[Game, Any]:
         log.salt is None or seal.commit(log.seed, log.salt) != log.commitment
     ):
         raise BadLogError("header: the seed and salt do not match the commitment")
-    return game, game.setup(params, log.players, chance_seed(log))
+    return game, game.setup(dict(params), log.players, chance_seed(log))
+
+
+_STARTS: dict[tuple, tuple[Game, dict[str, Value]]] = {}
 
 
 def _log_params(game: Game, log: Log) -> dict[str, Value]:
@@ -845,15 +865,13 @@ def _plain_valid(log: Log) -> Replay | None:
     batch = getattr(game, "fast_play", None)
     if batch is None:
         return None
-    entries = log.moves
-    texts, bys = [], []
-    for entry in entries:
-        text = entry.move
-        if text[:1] == "@" or entry.at is not None or entry.signature is not None:
-            return None
-        texts.append(text)
-        bys.append(entry.by)
-    if seal.followed(head_digest(log), entries) != len(entries):
+    chained = seal.chained_moves(head_digest(log), log.moves)
+    if chained is None:
+        return None
+    texts, bys = chained
+    # No event (an event starts with "@", which no game's canonical move holds
+    # anywhere: so one look at all the texts at once).
+    if "@" in "".join(texts):
         return None
     seats, after = batch(state, texts)
     # Every move by the player to move (fast_play says which seat played each).

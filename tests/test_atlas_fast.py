@@ -200,3 +200,82 @@ def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players):
                 after = game.fast_apply(states[at], text)
                 want = ([seats[at]], after) if after is not None else ([], states[at])
                 assert rules.fast_play(states[at], [text]) == want, text
+
+
+def standing_by_definition(state):
+    """End of Game and Final Scoring as the rule text says it, written plainly
+    (rules.standing keeps each player's line by their scored stacks)."""
+    from adjudicator.engine import Outcome, Standing
+
+    players = state.players
+    n = len(players)
+    scored = [[] for _ in range(n)]
+    riding = [[] for _ in range(n)]
+    for s in sorted(state.stacks):
+        (scored if state.down >> s.card & 1 else riding)[s.seat].append(s.chips)
+
+    def counted(k, word):
+        return f"{k} {word}{'s' * (k != 1)}"
+
+    def stacks_words(chips):
+        if not chips:
+            return "no stack"
+        if len(chips) == 1:
+            return f"1 stack ({counted(chips[0], 'chip')})"
+        return (f"{counted(len(chips), 'stack')} ({' + '.join(str(c) for c in chips)} = "
+                f"{counted(sum(chips), 'chip')})")
+
+    score = [sum(c) + len(c) for c in scored]
+    count = [len(c) for c in scored]
+    order = sorted(range(n), key=lambda p: (-score[p], -count[p], p))
+    places = []
+    for i, p in enumerate(order):
+        q = order[i - 1] if i else None
+        places.append(places[-1] if q is not None and (score[p], count[p]) == (score[q], count[q])
+                      else i + 1)
+    details = [f"{players[p]}: {stacks_words(scored[p])} on face-down cards - "
+               f"{counted(sum(scored[p]), 'point')} for chips + {counted(count[p], 'point')} "
+               f"for stacks = {counted(score[p], 'point')}" for p in range(n)]
+    if state.seat < 0:
+        lost = [f"{players[p]} {state.unscored[p]}" for p in range(n) if state.unscored[p]]
+        if lost:
+            details.append("chips left on face-up cards at the end, removed unscored: "
+                           + ", ".join(lost))
+    else:
+        for p in range(n):
+            if riding[p]:
+                details[p] += f"; {stacks_words(riding[p])} still on face-up cards"
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+    for i in range(n - 1):
+        hi, lo = order[i], order[i + 1]
+        if score[hi] != score[lo]:
+            continue
+        both = f"{players[hi]} and {players[lo]} both have {counted(score[hi], 'point')}"
+        if count[hi] != count[lo]:
+            details.append(f"{both}; {players[hi]} ranks higher with more stacks "
+                           f"({count[hi]} to {count[lo]}) ({rules.END_CLAUSE})")
+        else:
+            details.append(f"{both} and {counted(count[hi], 'stack')}: they share "
+                           f"{ordinal.get(places[i], f'{places[i]}th')} place ({rules.END_CLAUSE})")
+    return Outcome(
+        standings=tuple(Standing(player=players[p], score=score[p], place=place)
+                        for p, place in zip(order, places)),
+        winners=tuple(players[p] for p, place in zip(order, places) if place == 1),
+        details=tuple(details),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_standing_is_the_score_by_definition(players):
+    """rules.standing (each player's line kept by their scored stacks) gives
+    the outcome of the rule text at every position of random games: riding
+    stacks, ties, chips removed unscored at the end."""
+    ties = unscored = 0
+    for k in range(40):
+        _, _, states = random_game(players, f"score-{k}")
+        for state in states:
+            got = rules.standing(state)
+            assert got == standing_by_definition(state)
+            ties += len({s.place for s in got.standings}) < players
+        unscored += any(states[-1].unscored)
+    assert ties and unscored

@@ -98,3 +98,63 @@ def test_fast_apply_agrees_with_the_checked_path(players, feathers, wild):
         for other in CANONICAL:
             assert fd.fast_apply(state, other) is None
     assert checked_positions > 40
+
+
+def random_game(players: int, seed: str, feathers: str = "one-per-turn", wild: str = "any"):
+    """A random game: its texts, the seat that played each, and the state before
+    each text and after the last (from fast_apply)."""
+    params = {"first-player": "drawn", "feathers": feathers, "wild": wild}
+    state = fd.setup(params, NAMES[:players], seed)
+    rng = Chance(seed, "whole")
+    texts, seats, states = [], [], [state]
+    while (seat := fd.to_move(state)) is not None:
+        moves = fd.legal_moves(state)
+        text = fd.format_move(state, moves[rng.below(len(moves))])
+        state = fd.fast_apply(state, text)
+        texts.append(text)
+        seats.append(seat)
+        states.append(state)
+    return texts, seats, states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(("feathers", "wild"), [("one-per-turn", "any"),
+                                               ("one-per-action", "board")])
+def test_fast_play_is_fast_apply_move_after_move(players, feathers, wild):
+    """fast_play of any stretch of a game gives the seats that played it and
+    exactly the state fast_apply reaches, the end of the game included;
+    nothing is played once the game is over."""
+    for k in range(3):
+        texts, seats, states = random_game(players, f"play/{players}/{k}", feathers, wild)
+        for start in range(0, len(texts) + 1, 25):
+            for stop in range(start, len(texts) + 1, 7):
+                got = rules.fast_play(states[start], texts[start:stop])
+                assert got == (seats[start:stop], states[stop]), (start, stop)
+            assert rules.fast_play(states[start], texts[start:]) == (seats[start:], states[-1])
+        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+        assert states[-1].seat == -1
+        assert rules.fast_play(states[-1], texts) == ([], states[-1])
+        assert rules.fast_play(states[-1], CANONICAL) == ([], states[-1])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players):
+    """A text that is not the canonical notation of a legal move (another
+    spelling, an illegal move, a side written where it is no choice, an event)
+    stops fast_play before it: the seats and the state are those of the texts
+    before it. Every canonical spelling there is is tried at some positions."""
+    import random
+
+    rng = random.Random(f"stop/{players}")
+    for k in range(3):
+        texts, seats, states = random_game(players, f"stop/{players}/{k}")
+        for at in rng.sample(range(len(texts)), 5):
+            refused = [t for t in CANONICAL + OTHERS if fd.fast_apply(states[at], t) is None]
+            refused += ["@resign", "garbage"]
+            for bad in rng.sample(refused, 20) + refused[-3:]:
+                got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+                assert got == (seats[:at], states[at]), (at, bad)
+            for text in CANONICAL + OTHERS:
+                after = fd.fast_apply(states[at], text)
+                want = ([seats[at]], after) if after is not None else ([], states[at])
+                assert rules.fast_play(states[at], [text]) == want, text

@@ -211,3 +211,98 @@ def test_validate_takes_no_short_cut_past_a_problem(finished: logmod.Log) -> Non
         with pytest.raises((BadLogError, MoveError)) as e:
             match.validate(log)
         assert "\n" not in str(e.value)
+
+
+def test_chained_moves_is_followed_with_the_moves_and_movers(finished: logmod.Log) -> None:
+    """seal.chained_moves (validation's shortcut: the chain and the texts in
+    one loop) gives the moves and movers exactly when followed() says every
+    entry follows and no entry has a time stamp or a signature."""
+    import msgspec
+
+    from adjudicator import seal
+
+    head = match.head_digest(finished)
+    moves = list(finished.moves)
+    assert seal.chained_moves(head, moves) == ([e.move for e in moves], [e.by for e in moves])
+    assert seal.chained_moves(head, []) == ([], [])
+    partial = match.simulate("turn-of-time", ["ann", "bob", "cy"], "log-test", max_moves=5)
+    commented = match.extend(partial, [match.replay(partial).legal()[0]], comment="\u00e0 toi")
+    entries = list(commented.moves)
+    assert seal.followed(match.head_digest(commented), entries) == len(entries)
+    assert seal.chained_moves(match.head_digest(commented), entries) == (
+        [e.move for e in entries], [e.by for e in entries])
+    for k in range(len(moves)):
+        for field, value in (("move", "SpSp-a1"), ("by", "bob"), ("comment", "x"), ("digest", "00"),
+                             ("at", "2026-01-01T00:00:00Z"), ("signature", "x")):
+            if getattr(moves[k], field) == value:
+                continue
+            broken = moves[:k] + [msgspec.structs.replace(moves[k], **{field: value})] + moves[k + 1:]
+            assert seal.chained_moves(head, broken) is None, (k, field)
+            assert seal.followed(head, broken) == k or field == "signature"
+
+
+def test_the_short_message_sha256_is_sha256() -> None:
+    """The links of the chain are hashed by CPython's own SHA-256 when short
+    (seal._small_sha256): the digests are hashlib's, whatever the length."""
+    import hashlib
+
+    from adjudicator import seal
+
+    small = seal._small_sha256()
+    for n in range(0, 200):
+        data = bytes((7 * i + n) % 256 for i in range(n))
+        assert small(data).digest() == hashlib.sha256(data).digest(), n
+        assert seal.entry_digest(data[:32].ljust(32, b"\0"), "ann", "x" * n, None) == hashlib.sha256(
+            data[:32].ljust(32, b"\0") + seal._fields(["ann", "x" * n])).digest()
+
+
+@pytest.mark.parametrize("data", [
+    b"{", b"{}", b"{ }\n", b'{"format": 1}', b"{\x00\x00\x00", b"{\x00a\x00", b"{ \x00 }",
+    b'{"format": "adjudicator-log", "version": 3}', b'{"a": "\x7f"}', b"{\n}", b"{  ",
+    b'{"format": "adjudicator-log"}\n\n', b'{"format": "adjudicator-log", "version": "2"}',
+])
+def test_ascii_bytes_are_read_as_their_text(data: bytes) -> None:
+    """A log of ASCII bytes starting with '{' is handed to msgspec as bytes
+    (log._checked): it reads exactly as its text would, errors included."""
+    def outcome(value):
+        try:
+            return logmod.decode(value)
+        except BadLogError as e:
+            return str(e)
+
+    assert outcome(data) == outcome(logmod.text_of(data))
+
+
+def test_ascii_bytes_of_a_whole_log_read_as_its_text(finished: logmod.Log) -> None:
+    data = logmod.encode(finished)
+    assert data.isascii()
+    assert logmod.decode(data) == logmod.decode(data.decode()) == finished
+    for cut in (1, 50, len(data) // 2, len(data) - 3):
+        with pytest.raises(BadLogError) as a:
+            logmod.decode(data[:cut])
+        with pytest.raises(BadLogError) as b:
+            logmod.decode(data[:cut].decode())
+        assert str(a.value) == str(b.value)
+
+
+def test_start_keeps_only_headers_it_accepted(finished: logmod.Log) -> None:
+    """start() keeps the checks of a header it accepted; a header that differs
+    in any field they read (a parameter's type too: True == 1) is checked
+    afresh, and a refused one is refused again, with the same words."""
+    import msgspec
+
+    game, state = match.start(finished)
+    assert match.start(finished) == (game, state)
+    for _ in range(2):
+        for changes in ({"params": {**finished.params, "goal": True}},
+                        {"params": {**finished.params, "goal": 1}},
+                        {"players": ("ann", "ann", "cy")},
+                        {"players": ("ann", "bob", "c y")},
+                        {"rules": 99},
+                        {"version": 1},
+                        {"game": "nope"}):
+            bad = msgspec.structs.replace(finished, **changes)
+            with pytest.raises(BadLogError) as e:
+                match.start(bad)
+            assert str(e.value).startswith(("header: ", "unknown game")), str(e.value)
+    assert match.start(finished) == (game, state)

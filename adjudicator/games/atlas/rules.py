@@ -19,7 +19,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from hashlib import sha256
-from operator import add as _add, ge as _ge, mod as _mod
+from operator import ge as _ge, mod as _mod
 from typing import NamedTuple
 
 import msgspec
@@ -145,6 +145,8 @@ _WORD = 1 << 32
 _LIMIT = tuple(_WORD - _WORD % n if n else 0 for n in range(CARDS + 1))
 _BLOCK = struct.Struct(">8I")
 _COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(CARDS // 8))
+#: For 1 to 4 blocks of the stream, their words at once.
+_BLOCKS = {k: struct.Struct(f">{8 * k}I") for k in range(1, CARDS // 8 + 1)}
 #: A word below this is never rejected, whatever the number of items (up to 32):
 #: a word is rejected only at or above _LIMIT[n], and 2**32 - _LIMIT[n] < n.
 _SAFE = _WORD - CARDS
@@ -167,9 +169,10 @@ def _shuffled(seed: str, label: str, items: list[int]) -> list[int]:
     if last >= CARDS:
         return shuffled(seed, label, items)  # never: Atlas shuffles at most 32 cards
     prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
-    words: tuple[int, ...] = ()
-    for counter in _COUNTERS[: (last + 7) // 8]:  # a word a position, if none is rejected
-        words += _BLOCK.unpack(sha256(prefix + counter).digest())
+    blocks = (last + 7) // 8  # a word a position, if none is rejected
+    words: tuple[int, ...] = _BLOCKS[blocks].unpack(
+        b"".join([sha256(prefix + counter).digest() for counter in _COUNTERS[:blocks]])
+    )
     choices = _CHOICES[last]
     if max(words) >= _SAFE and any(map(_ge, words, map(_LIMIT.__getitem__, choices))):
         return _shuffled_with_rejections(prefix, out)  # fewer than 1 word in 10**8 is
@@ -393,12 +396,15 @@ class _Entry(NamedTuple):
     side: int  # of the prediction: NONE, TIME or PLACE
     chips: int  # of the prediction, 0 if none
     stacks: tuple[Stack, ...]  # the prediction's stack, by seat; () if none
+    row: int  # the 8 bits of the card's row (as in _GEOMETRY)
+    below_row: int  # every bit below the card's row
+    others: int  # the other three places of the card's column
 
 
 def _entry(move: Move) -> _Entry:
     card, side, chips = move
     stacks = tuple(Stack(card, s, side, chips) for s in range(max(PLAYERS))) if side else ()
-    return _Entry(card, 1 << card, side, chips, stacks)
+    return _Entry(card, 1 << card, side, chips, stacks, *_GEOMETRY[card][1:])
 
 
 #: Every move that can be legal, by its canonical spelling and by its Move
@@ -421,7 +427,7 @@ def _advance(
     entry = table.get(key)
     if entry is None:
         return None  # not canonical, or no position allows it (7 chips, say)
-    card, bit, side, chips, new = entry
+    card, bit, side, chips, new, _, _, _ = entry
     seat = state.seat
     held = state.held
     hand = held[seat]  # once the game is over (seat -1), every hand is empty
@@ -532,7 +538,9 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     The state after every text is exactly :func:`fast_apply`'s (the tests
     compare the two move by move), but only the last is built: between
     moves the position lives in local variables and lists changed in place,
-    which takes a third off the cost of a move. Whether each text was
+    which takes a third off the cost of a move (the stacks live in a dict by
+    their cards, in the order they were placed, so that a completion discards
+    the few it must by their cards). Whether each text was
     written by the player whose seat it lists is for the caller to check.
 
     >>> start = setup({}, ("ann", "bob"), "doc")
@@ -541,7 +549,10 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     ([0, 1], True)
     """
     up, down = state.up, state.down
-    stacks = list(state.stacks)
+    # The stacks by their cards, in the order they were placed (a dict keeps
+    # it): a completion discards the few stacks of its mask by their cards.
+    stacks = {s[0]: s for s in state.stacks} if state.stacks else {}
+    pop = stacks.pop
     on_time, on_place = state.on_time, state.on_place
     supply = list(state.chips)
     hands = list(state.held)
@@ -553,22 +564,31 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     seats: list[int] = []
     record = seats.append
     table = _BY_TEXT
-    geometry = _GEOMETRY
     n = len(hands)
+    following = _FOLLOWING[n]
     for text in texts:
         try:
             entry = table[text]
         except KeyError:
             break  # not canonical, or no position allows it
-        card_, bit, side, chips, new = entry
+        card_, bit, side, chips, new, row, below_row, others = entry
         hand = hands[seat]  # once the game is over (seat -1), every hand is empty
         if not hand & bit:
             break
-        _, row, _, others = geometry[card_]
-        if (up & row).bit_count() < 3 and (up | down) & others != others:
-            time = place = 0  # completes() at once: fewer than 3 face up in the row, column open
-        else:
-            time, place = completes(up, down, card_)
+        # completes(), written out: a Time only in a row with 3 cards face up,
+        # a Place only in a full column.
+        showing = up & row
+        time = place = 0
+        if showing.bit_count() >= 3:
+            occupied = (up | down | bit) & row
+            above = occupied >> card_
+            end = (~above & (above + 1)).bit_length() + card_ - 1
+            start = (~occupied & (bit - 1) | below_row).bit_length()
+            run = (showing | bit) & ((1 << end) - (1 << start))
+            if run.bit_count() >= 4:
+                time = run
+        if (up | down) & others == others and not (f := down & others) & (f - 1):
+            place = up & others | bit
         if side:
             if time or place:
                 break  # Play a Card A: no prediction on a card that completes
@@ -576,7 +596,7 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
             if chips > have:
                 break  # Play a Card B: not more chips than the player has
             supply[seat] = have - chips
-            stacks.append(new[seat])
+            stacks[card_] = new[seat]
             if side == TIME:
                 on_time |= bit
             else:
@@ -588,9 +608,12 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
             down |= flips
             wrong = on_time & place | on_place & time
             if wrong:
-                stacks = list(_discarded(tuple(stacks), wrong))
                 on_time &= ~wrong
                 on_place &= ~wrong
+                while wrong:  # each card of the mask carries a stack
+                    low = wrong & -wrong
+                    pop(low.bit_length() - 1, None)
+                    wrong ^= low
         else:
             up |= bit
         if drawn < size:
@@ -600,16 +623,34 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
             hands[seat] = hand ^ bit
         record(seat)
         card = card_
-        seat = (seat + 1) % n
-        if not hands[seat]:
-            seat = _next_with_cards(hands, seats[-1])
+        if not hands[nxt := following[seat]]:
+            nxt = _next_with_cards(hands, seat)
+        seat = nxt
     if not seats:
         return seats, state
-    after = State(
-        state.players, up, down, tuple(stacks), on_time, on_place, tuple(supply), tuple(hands),
-        deck[drawn:], state.removed, seat, card, state.played + len(seats), state.unscored,
+    if seat >= 0:
+        return seats, State(
+            state.players, up, down, tuple(stacks.values()), on_time, on_place, tuple(supply),
+            tuple(hands), deck[drawn:], state.removed, seat, card, state.played + len(seats),
+            state.unscored,
+        )  # fmt: skip
+    # The last play (End of Game), as _ended says: chips still on face-up
+    # cards are removed unscored.
+    lost = [0] * n
+    kept = []
+    for s in stacks.values():
+        if down >> s[0] & 1:
+            kept.append(s)
+        elif up >> s[0] & 1:
+            lost[s[1]] += s[3]
+    return seats, State(
+        state.players, up, down, tuple(kept), on_time & down, on_place & down, tuple(supply),
+        tuple(hands), (), state.removed, -1, card, state.played + len(seats), tuple(lost),
     )  # fmt: skip
-    return seats, after if seat >= 0 else _ended(after)
+
+
+#: For each number of players, the seat after each seat, clockwise.
+_FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, max(PLAYERS) + 1)}
 
 
 # --- scoring (End of Game and Final Scoring) -------------------------------------------------
@@ -641,9 +682,29 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+def _scored_line(chips: tuple[int, ...]) -> tuple[tuple[int, int], str]:
+    """For a player's stacks on face-down cards (their chips, in row order of
+    the cards): the rank (score, stacks) and the line of the details after
+    the player's name. Kept: the same few stacks recur from game to game."""
+    points = sum(chips)
+    stacks = len(chips)
+    score = points + stacks
+    line = (
+        f": {_stacks_words(list(chips))} on face-down cards - {_POINTS[points]} for chips + "
+        f"{_POINTS[stacks]} for stacks = {_POINTS[score]}"
+    )
+    if len(_SCORED) >= 10_000:  # bound what a stream of odd games can take
+        _SCORED.clear()
+    known = _SCORED[chips] = ((score, stacks), line)
+    return known
+
+
+_SCORED: dict[tuple[int, ...], tuple[tuple[int, int], str]] = {}
+
+
 def standing(state: State) -> Outcome:
-    # Validation scores every log it replays: maps and joins, where they
-    # can, rather than loops.
+    # Validation scores every log it replays: each player's line is kept by
+    # the chips of their scored stacks, which recur from game to game.
     players = state.players
     n = len(players)
     over = state.seat < 0
@@ -655,22 +716,16 @@ def standing(state: State) -> Outcome:
     down = state.down
     for card, seat, _, chips in sorted(state.stacks):
         (scored if down >> card & 1 else riding)[seat].append(chips)
-    points = list(map(sum, scored))
-    stacks = list(map(len, scored))
-    score = list(map(_add, points, stacks))
+    known = _SCORED.get
+    lines = [known(chips := tuple(scored[p])) or _scored_line(chips) for p in range(n)]
+    rank = [line[0] for line in lines]
     # Most points; ties to the most stacks (a stable sort keeps seat order);
     # still tied, the place is shared.
-    rank = list(zip(score, stacks))
     order = sorted(range(n), key=rank.__getitem__, reverse=True)
     places = [1] * n
     for i in range(1, n):
         places[i] = places[i - 1] if rank[order[i]] == rank[order[i - 1]] else i + 1
-    details = [
-        f"{players[p]}: {_stacks_words(scored[p])} on face-down cards - "
-        f"{_POINTS[points[p]]} for chips + {_POINTS[stacks[p]]} for stacks = "
-        f"{_POINTS[score[p]]}"
-        for p in range(n)
-    ]
+    details = [players[p] + lines[p][1] for p in range(n)]
     if over:
         unscored = state.unscored
         if any(unscored):
@@ -682,22 +737,24 @@ def standing(state: State) -> Outcome:
                 details[p] += f"; {_stacks_words(riding[p])} still on face-up cards"
     for i in range(n - 1):
         hi, lo = order[i], order[i + 1]
-        if score[hi] != score[lo]:
+        score, stacks = rank[hi]
+        low_score, low_stacks = rank[lo]
+        if score != low_score:
             continue
-        if stacks[hi] != stacks[lo]:
+        if stacks != low_stacks:
             details.append(
-                f"{players[hi]} and {players[lo]} both have {_POINTS[score[hi]]}; "
-                f"{players[hi]} ranks higher with more stacks ({stacks[hi]} to {stacks[lo]}) "
+                f"{players[hi]} and {players[lo]} both have {_POINTS[score]}; "
+                f"{players[hi]} ranks higher with more stacks ({stacks} to {low_stacks}) "
                 f"({END_CLAUSE})"
             )
         else:
             details.append(
-                f"{players[hi]} and {players[lo]} both have {_POINTS[score[hi]]} and "
-                f"{_STACKS[stacks[hi]]}: they share {_ordinal(places[i])} place "
+                f"{players[hi]} and {players[lo]} both have {_POINTS[score]} and "
+                f"{_STACKS[stacks]}: they share {_ordinal(places[i])} place "
                 f"({END_CLAUSE})"
             )
     standings = tuple([
-        Standing(player=players[p], score=score[p], place=place)
+        Standing(player=players[p], score=rank[p][0], place=place)
         for p, place in zip(order, places)
     ])  # fmt: skip
     winners = tuple(map(players.__getitem__, order[: places.count(1)]))

@@ -23,6 +23,7 @@ from .rules import (
     VIEW,
     apply,
     fast_apply,
+    fast_play,
     legal_moves,
     outcome,
     redeal,
@@ -46,7 +47,7 @@ def draw(view, scene):  # type: ignore[no-untyped-def]
 __all__ = [
     "ID", "TITLE", "RULES", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "redeal",
+    "standing", "view", "render", "draw", "fast_apply", "fast_play", "redeal",
     "narrate", "read_listed",
     "DECK",  # the deck's starting order, which the tests check
 ]  # fmt: skip

@@ -1245,6 +1245,41 @@ def fast_apply(state: State, text: str) -> State | None:
         return None
 
 
+def fast_play(state: State, texts) -> tuple[list[int], State]:
+    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
+    from ``state`` for as long as each is the canonical notation of a legal
+    move. The seats that played them, one per text played, and the state
+    after the last; fewer seats than texts when ``texts[len(seats)]`` is
+    refused (the checked path then says why). The states are exactly
+    :func:`fast_apply`'s (the tests compare the two move by move); whether
+    each text was written by the player whose seat it lists is for the
+    caller to check.
+
+    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn", "wild": "any"},
+    ...           ("a", "b"), "1")
+    >>> seats, after = fast_play(s, ["D1", "D2", "d1"])
+    >>> seats, after == fast_apply(fast_apply(s, "D1"), "D2")
+    ([0, 0], True)
+    """
+    seats: list[int] = []
+    record = seats.append
+    table = _CANONICAL
+    try:
+        for text in texts:
+            seat = state.seat
+            if seat < 0:
+                break  # the game is over: every handler refuses
+            handler, move = table[text]
+            after = handler(state, move)
+            if after is None:
+                break  # a side written where it is no choice
+            state = after
+            record(seat)
+    except (KeyError, MoveError):  # not canonical notation, or not legal here
+        pass
+    return seats, state
+
+
 # --- scoring -------------------------------------------------------------------------------
 
 
