@@ -108,13 +108,12 @@ def signatures() -> list[int]:
 
 
 def fresh_memos() -> None:
-    """Empty every memo behind the fast paths, so what a test reads is worked
-    out afresh (through the tables of the problems turned back to a class's
-    card, _REL_OUTCOMES and _REL_ORDERS, as a game never seen before would)."""
-    for memo in (rules._OUTCOMES, rules._REL_OUTCOMES, rules._REL_ORDERS, rules._RELATIVE,
-                 rules._BLOCKS, rules._MOVES):
+    """Empty every memo behind the fast paths and read their tables again
+    from the shipped file (tables.bin), so what a test reads comes from the
+    file, as in a process that has never seen a game."""
+    for memo in (rules._TEXTS, rules._BLOCKS, rules._MOVES):
         memo.clear()
-    rules._SIG_ORDERS[:] = [-1] * len(rules._SIG_ORDERS)
+    rules._load()
 
 
 def test_fast_tables_agree_with_the_definition_of_canonical_moves():

@@ -11,12 +11,8 @@ from functools import lru_cache
 
 from ...errors import NotationError
 from .rules import (
-    _BASE,
     _NORDERS,
     _ORDER_ID,
-    _OUTCOMES,
-    _SUFFIX,
-    _outcome,
     _SIG_E,
     _SIG_N,
     _SIG_S,
@@ -29,6 +25,8 @@ from .rules import (
     Move,
     State,
     _choose,
+    _text,
+    _written,
 )
 
 _SEASON_WORDS = {
@@ -38,10 +36,16 @@ _SEASON_WORDS = {
     "winter": 3, "wi": 3,
 }  # fmt: skip
 _S = "(" + "|".join(sorted(_SEASON_WORDS, key=len, reverse=True)) + ")"
-_MOVE_RE = re.compile(
-    rf"{_S}/?{_S}[-@]?([a-z])(\d+)(?:[:/]?([a-z]+))?"
-)
-_HALF_RE = re.compile(rf"{_S}[-@]?[a-z]\d+.*")
+
+
+@lru_cache(maxsize=None)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A move, and half a move (one season), compiled when first needed, not
+    at import: replaying a log in canonical notation reads no move this way."""
+    return (
+        re.compile(rf"{_S}/?{_S}[-@]?([a-z])(\d+)(?:[:/]?([a-z]+))?"),
+        re.compile(rf"{_S}[-@]?[a-z]\d+.*"),
+    )
 
 
 def parse_move(state: State, text: str) -> Move:
@@ -59,9 +63,10 @@ def parse_move(state: State, text: str) -> Move:
 def _parse(text: str) -> Move:
     # A move reads the same in every position, so readings are cached.
     flat = "".join(text.split()).lower()
-    m = _MOVE_RE.fullmatch(flat)
+    move, half = _patterns()
+    m = move.fullmatch(flat)
     if m is None:
-        if _HALF_RE.fullmatch(flat):
+        if half.fullmatch(flat):
             hint = "a card has two sides: give the face shown, then the back (FaFa for the single Fall card)"
         else:
             hint = "expected the face and back seasons, then the square, as in FaSp-c3 or FaSp-c3:nw"
@@ -97,23 +102,24 @@ def format_move(state: State, move: Move) -> str:
     written first (see ``_choose``); an impossible move is written as typed."""
     face, back, sq, order = move
     board = state.board
+    oid = _ORDER_ID.get(order)
+    if oid is not None:
+        text = _written(board, face * 4 + back, sq, oid)
+        if text is not None:
+            return text  # written canonically already
     n, e, s, w = NEIGHBOURS[sq]
     sig = _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
-    oid = _ORDER_ID.get(order)
     if oid is None:  # an order no move can have (a direction twice): written as typed
         code, suffix = _canonical(face, back, order, sig)
-        return _BASE[code][sq] + suffix
-    code = face * 4 + back
-    key = (code * _NORDERS + oid) * _SIGS + sig
-    if _OUTCOMES.get(key) or (key not in _OUTCOMES and _outcome(key)):
-        return _BASE[code][sq] + _SUFFIX[oid]  # written canonically already
+        return _text(code, sq) + suffix
+    key = ((face * 4 + back) * _NORDERS + oid) * _SIGS + sig
     spelled = _SPELLED.get(key)
     if spelled is None:
         if len(_SPELLED) > 200_000:  # bound the memory a stream of odd logs can take
             _SPELLED.clear()
         spelled = _SPELLED[key] = _canonical(face, back, order, sig)
     code, suffix = spelled
-    return _BASE[code][sq] + suffix
+    return _text(code, sq) + suffix
 
 
 def _canonical(

@@ -12,28 +12,31 @@ first (its *kind*).
 
 Speed: validating a log calls :func:`fast_play` once (:func:`fast_apply`
 text after text, building only the last state), and self-play calls
-:func:`legal_moves`, :func:`format_move` and :func:`fast_apply`.
-They rest on memos keyed by what a placement depends on (the card, the order
-of meetings and the neighbours' *signature*, see below), never on whole
-positions. The flat tables the hot paths read are filled from tables of the
-same problems turned back to their class's card (a quarter as many keys, so
-a process that has never seen a game soon finds them filled), and those are
-worked out directly in the plain cases (:func:`_direct`) and by trying the
-orders of meetings otherwise. Every memo is bounded.
+:func:`legal_moves`, :func:`format_move` and :func:`fast_apply`. What a
+placement does depends only on the card, the order of meetings and the
+neighbours' *signature* (see below); the canonical ways of every such
+placement, and the largest group of every set of cards, are worked out
+beforehand from the plain definitions and shipped in ``tables.bin``
+(written by ``_tables.py``), read when a fast path first needs them (not at
+import). The few memos left are keyed by what recurs (squares and
+signatures, deals, rankings) and bounded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import os
+import struct
+import sys
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, permutations
-from operator import itemgetter
+from hashlib import sha256
+from itertools import permutations
 from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace as _replace
 
-from ...chance import shuffled
+from ...chance import DOMAIN, shuffled
 from ...engine import Outcome, Param, Standing, Value
 from ...errors import AmbiguousMoveError, IllegalMoveError
 
@@ -177,11 +180,11 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     n = len(players)
     if n == 1:
         # 7. SOLO RULES: all 16 cards in one shuffled deck.
-        deck = tuple(shuffled(seed, "deck", DECK))
+        deck = tuple(_shuffled(seed, "deck", DECK))
         owners, order, hands, first = (0, 0, 0, 0), (0, 1, 2, 3), ((),), -1
     else:
         # 3. SETUP: the seasons are drawn at random.
-        perm = tuple(shuffled(seed, "seasons", range(4)))
+        perm = tuple(_shuffled(seed, "seasons", (0, 1, 2, 3)))
         owners, order, hands, first = _deal(n, perm, str(params["absent-doubles"]))
         deck = ()
     # 5.1: with 3 players the undrawn single season card is placed first.
@@ -199,6 +202,31 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         box=(3, 3, 3, 3) if first >= 0 else (SIZE, -1, SIZE, -1),
         last=CENTRE if first >= 0 else -1,
     )
+
+
+_BLOCK_WORDS = struct.Struct(">8I")  # a SHA-256 block of chance's stream, as its words
+_COUNTERS = (bytes(8), (1).to_bytes(8, "big"))  # the counters of its first two blocks
+_WORD = 1 << 32
+
+
+def _shuffled(seed: str, label: str, items: tuple[int, ...]) -> list[int]:
+    """``chance.shuffled(seed, label, items)`` for at most 17 items, written
+    out: the same SHA-256 words and the same Fisher-Yates order (the tests
+    compare the two), read a block at a time. Every log validated is set up
+    first. If Chance would reject a word (fewer than 1 in 10**8 shuffles) the
+    shuffle is left to it."""
+    out = list(items)
+    last = len(out) - 1
+    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
+    words = _BLOCK_WORDS.unpack(sha256(prefix + _COUNTERS[0]).digest())
+    if last > 8:
+        words += _BLOCK_WORDS.unpack(sha256(prefix + _COUNTERS[1]).digest())
+    if not 0 < last <= 16 or max(words[:last]) >= _WORD - last:
+        return shuffled(seed, label, items)
+    for i, w in zip(range(last, 0, -1), words):
+        j = w % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -269,15 +297,24 @@ def _digits(sig: int) -> tuple[int, int, int, int]:
 
 # The plain definition: every order of meetings tried, and the ways of
 # reaching each result compared as the notation says. It speaks for moves
-# that are refused or not written canonically; the fast tables below are
-# checked against it by the tests.
+# that are refused or not written canonically, and the tables of the fast
+# paths (below) are worked out from it.
 
 
-class _Meetings(NamedTuple):
-    dirs: tuple[int, ...]  # directions holding a card, in n, e, s, w order
-    result: dict[tuple[int, ...], tuple[int, int]]  # order -> (placed card, flipped mask)
-    reps: tuple[tuple[int, ...], ...]  # the first order giving each distinct result
-    rep_of: dict[tuple[int, int], tuple[int, ...]]
+class _Meetings:
+    """Every order of meetings of one placement: the directions holding a
+    card (in n, e, s, w order), each order's result (placed card, flipped
+    mask) and the first order giving each distinct result."""
+
+    __slots__ = ("dirs", "result", "reps")
+
+    def __init__(
+        self,
+        dirs: tuple[int, ...],
+        result: dict[tuple[int, ...], tuple[int, int]],
+        reps: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.dirs, self.result, self.reps = dirs, result, reps
 
 
 _MEETINGS: dict[int, _Meetings] = {}  # code * _SIGS + signature
@@ -317,14 +354,24 @@ def _meet_all(code: int, sig: int) -> _Meetings:
         res = (cur, mask & doubles)
         result[order] = res
         rep_of.setdefault(res, order)
-    m = _MEETINGS[key] = _Meetings(dirs, result, tuple(rep_of.values()), rep_of)
+    m = _MEETINGS[key] = _Meetings(dirs, result, tuple(rep_of.values()))
     return m
 
 
-class _Choices(NamedTuple):
-    meets: dict[int, _Meetings]  # face shown -> its meetings
-    canon: dict[tuple[int, int], tuple[int, tuple[int, ...]]]  # result -> (face, order)
-    reps: tuple[tuple[int, tuple[int, ...]], ...]  # the canonical (face, order) of each result
+class _Choices:
+    """Every distinct result of placing a card (both faces, every order):
+    each face's meetings, each result's canonical (face, order), and those
+    canonical ways in turn."""
+
+    __slots__ = ("meets", "canon", "reps")
+
+    def __init__(
+        self,
+        meets: dict[int, _Meetings],
+        canon: dict[tuple[int, int], tuple[int, tuple[int, ...]]],
+        reps: tuple[tuple[int, tuple[int, ...]], ...],
+    ) -> None:
+        self.meets, self.canon, self.reps = meets, canon, reps
 
 
 _CHOICES: dict[int, _Choices] = {}  # kind * _SIGS + signature
@@ -360,43 +407,6 @@ def _choose(kind: int, sig: int) -> _Choices:
     return ch
 
 
-# --- the canonical moves, fast ------------------------------------------------------
-#
-# Listing, applying and reading moves need only the canonical ways of
-# placing a card among given neighbours, worked out once per *relative*
-# problem and shared. Seasons form a cycle, so turning the card and every
-# neighbour on by the same number of seasons turns every result the same
-# way; and the canonical choice does not depend on which season is which (of
-# the notation's preferences the 3rd never decides: the two faces of a card
-# end up showing different seasons, so the 2nd has told them apart). A card
-# is then one of three classes, a single, a double of two neighbouring
-# seasons or one of two opposite seasons, placed among the neighbours present,
-# taken in n, e, s, w order.
-
-_CLASS_CARDS = (0, 1, 2)  # a class's card: Sp/Sp, Sp/Su, Sp/Fa (face * 4 + back)
-
-
-def _class_of(code: int) -> tuple[int, int]:
-    """The class of a card, and the season its class's Spring is turned to."""
-    a, b = code >> 2, code & 3
-    if a > b:
-        a, b = b, a
-    gap = b - a
-    return (0, a) if gap == 0 else (2, a) if gap == 2 else (1, a) if gap == 1 else (1, b)
-
-
-_CLASS = tuple(_class_of(c) for c in range(16))  # by card code
-# _TURN_CODE[t][code]: a card turned on by t seasons (t = -1 turns back one).
-_TURN_CODE = tuple(
-    tuple(((c >> 2) + t) % 4 * 4 + ((c & 3) + t) % 4 for c in range(16)) for t in range(4)
-)
-# _BACK_DIGIT[t][digit]: a neighbour's signature digit, turned back by t seasons.
-_BACK_DIGIT = tuple(
-    (0, *(1 + 2 * ((((v - 1) >> 1) - t) % 4) + ((v - 1) & 1) for v in range(1, 9)))
-    for t in range(4)
-)
-
-
 def _step(code: int, digit: int) -> int:
     """A card showing ``code`` meets a neighbour of ``digit``: the card after,
     times 2, plus 1 if the neighbour is a double and is turned over (4, 5.3)."""
@@ -406,11 +416,9 @@ def _step(code: int, digit: int) -> int:
     return (_flip(code) if beat in (2, 3) else code) * 2 + turned
 
 
-_STEP = tuple(tuple(_step(c, v) if v else c * 2 for v in range(9)) for c in range(16))
-
-
 # The signatures with exactly one neighbour, and its direction.
 _ONE_NEIGHBOUR = {v * w: d for d, w in enumerate(_WEIGHTS) for v in range(1, 9)}
+_STEPS: list[tuple[tuple[int, ...], ...]] = []  # _step by card and digit, made when first used
 
 
 def _direct(code: int, sig: int) -> int | None:
@@ -419,8 +427,10 @@ def _direct(code: int, sig: int) -> int | None:
     every order of meetings gives it: a card no neighbour flips (it meets
     them all with the face it shows; a single card is never flipped to
     another season), or a card with one neighbour. None when the orders
-    must be tried (see _relative)."""
-    row = _STEP[code]  # an absent neighbour (digit 0) leaves the card as it is
+    must be tried (the tables' generator then asks _choose)."""
+    if not _STEPS:
+        _STEPS.append(tuple(tuple(_step(c, v) if v else c * 2 for v in range(9)) for c in range(16)))
+    row = _STEPS[0][code]  # an absent neighbour (digit 0) leaves the card as it is
     n, e, s, w = row[sig // 729], row[sig // 81 % 9], row[sig // 9 % 9], row[sig % 9]
     if n >> 1 == e >> 1 == s >> 1 == w >> 1 == code:
         return code * 16 + (n & 1) + (e & 1) * 2 + (s & 1) * 4 + (w & 1) * 8
@@ -443,210 +453,166 @@ def _direct_canonical(code: int, sig: int, res: int) -> bool | None:
     return None if other is None else other != res
 
 
-_PERMS = tuple(tuple(permutations(range(k))) for k in range(5))
+# --- the canonical moves, fast: the tables -----------------------------------------
+#
+# Listing, applying and reading moves need only the canonical ways of
+# placing a card among given neighbours. Seasons form a cycle, so turning
+# the card and every neighbour on by the same number of seasons turns every
+# result the same way; and the canonical choice does not depend on which
+# season is which (of the notation's preferences the 3rd never decides: the
+# two faces of a card end up showing different seasons, so the 2nd has told
+# them apart). So every card placed is one of five *relative* cards turned
+# on by 0-3 seasons: the single Sp/Sp, Sp/Su and Su/Sp (neighbouring
+# seasons) or Sp/Fa and Fa/Sp (opposite ones); its neighbours are turned
+# back with it.
+#
+# A relative card among a signature has a *row* of _ROW bytes: the mask of
+# the directions holding a card, then what writing the move without an
+# order does, then what each order of those directions does (their
+# permutations in lexicographic order, so in the order of the listing):
+# 0 when that is not the canonical way of writing a move, else 1 + 16 * (1
+# if the card ends up turned over) + the mask of the directions of the
+# neighbours it turns over. Rows repeat: each is stored once and numbered.
+#
+# The file tables.bin beside this module holds, after _MAGIC: the number of
+# the row of each relative card and signature (5 x _SIGS, 2 bytes each,
+# little-endian), the largest connected group of each mask of cards in a
+# 4x4 box (2**16 bytes; 4 bits a row, for scoring), then the rows. It is
+# worked out from the plain definition above by _tables.py (a test checks
+# the shipped file against it) and read when a fast path first needs it,
+# never at import: a command that plays no move starts sooner.
+
+_CLASS_CARDS = (0, 1, 2)  # the relative cards of the three classes: Sp/Sp, Sp/Su, Sp/Fa
 
 
-def _results(
-    code: int, digits: tuple[int, ...], perms: tuple[tuple[int, ...], ...]
-) -> dict[int, tuple[int, ...]]:
-    """Each distinct result (card after * 16 + mask of the positions turned
-    over) of meeting neighbours ``digits`` in the orders ``perms`` (by
-    position, lexicographic), with the first order giving it."""
-    first: dict[int, tuple[int, ...]] = {}
-    step = _STEP
-    for perm in perms:
-        cur, mask = code, 0
-        for i in perm:
-            turn = step[cur][digits[i]]
-            cur = turn >> 1
-            mask |= (turn & 1) << i
-        res = cur * 16 + mask
-        if res not in first:  # lexicographic: the first order of a result is its rep
-            first[res] = perm
-    return first
+def _class_of(code: int) -> tuple[int, int]:
+    """The class of a card, and the season its class's Spring is turned to."""
+    a, b = code >> 2, code & 3
+    if a > b:
+        a, b = b, a
+    gap = b - a
+    return (0, a) if gap == 0 else (2, a) if gap == 2 else (1, a) if gap == 1 else (1, b)
 
 
-# Neighbours a card of a class meets alike: digits whose meetings (_STEP)
-# with the class's card and with it turned over are the same, so that the
-# canonical ways among them are the same. _ALIKE[cls][digit] is the lowest
-# digit meeting the class's card as ``digit`` does: _RELATIVE is keyed by
-# those, and a game never seen before finds more of it filled.
-_ALIKE = tuple(
-    tuple(
-        min(e for e in range(1, 9) if _STEP[card][e] == _STEP[card][d]
-            and _STEP[_flip(card)][e] == _STEP[_flip(card)][d]) if d else 0
-        for d in range(9)
-    )
-    for card in _CLASS_CARDS
+_CLASS = tuple(_class_of(c) for c in range(16))  # by card code
+# _TURN_CODE[t][code]: a card turned on by t seasons (t = -1 turns back one).
+_TURN_CODE = tuple(
+    tuple(((c >> 2) + t) % 4 * 4 + ((c & 3) + t) % 4 for c in range(16)) for t in range(4)
 )
-
-
-class _Relative(NamedTuple):
-    outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]]  # way -> (card after, turned)
-    listing: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (code, its orders sorted)
-
-
-_RELATIVE: dict[tuple[int, tuple[int, ...]], _Relative] = {}
-
-
-def _relative(cls: int, digits: tuple[int, ...]) -> _Relative:
-    """The canonical ways of placing the card of class ``cls`` among neighbours
-    whose signature digits are ``digits`` (those present, in n, e, s, w
-    order): each way's (code, order) with the card it ends up as and the mask
-    of the neighbours it turns over, orders and masks by position in
-    ``digits``; and per code its orders, sorted. At most 3 x (1 + 8 + 8**2 +
-    8**3 + 8**4) entries."""
-    card = _CLASS_CARDS[cls]
-    codes = (card,) if cls == 0 else (card, _FLIPPED[card])
-    perms = _PERMS[len(digits)]
-    # The ways in the notation's order of preference: without an order, then
-    # ending on the face shown, then the earlier face (the lower code), then
-    # the first order; the first way to each result is the canonical one.
-    groups: tuple[list, list, list, list] = ([], [], [], [])
-    for code in codes:
-        # A single card shows the same season whatever it meets: one order will do.
-        first = _results(code, digits, perms[:1] if cls == 0 else perms)
-        face = code >> 2
-        if len(first) == 1:
-            for res in first:
-                groups[face != res >> 6].append((code, (), res))
-        else:
-            for res, perm in first.items():
-                groups[2 + (face != res >> 6)].append((code, perm, res))
-    outcome: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
-    listed: dict[int, list[tuple[int, ...]]] = {code: [] for code in codes}
-    seen = set()
-    for group in groups:
-        for code, perm, res in group:
-            if res not in seen:
-                seen.add(res)
-                outcome[code, perm] = (res >> 4, res & 15)
-                listed[code].append(perm)
-    listing = tuple([(code, tuple(sorted(perms))) for code, perms in listed.items()])
-    return _Relative(outcome, listing)
-
-
-def _relative_of(cls: int, digits: tuple[int, ...]) -> _Relative:
-    """``_relative(cls, digits)``, kept: worked out once for neighbours met alike."""
-    key = (cls, tuple(map(_ALIKE[cls].__getitem__, digits)))
-    rel = _RELATIVE.get(key)
-    if rel is None:
-        if len(_RELATIVE) > 20_000:  # never: at most 3 x (1 + 7 + 7**2 + 7**3 + 7**4) keys
-            _RELATIVE.clear()
-        rel = _RELATIVE[key] = _relative(*key)
-    return rel
-
-
-# A set of directions holding a card, as a bit mask (bit d: direction d):
-# the directions, each order naming exactly them as positions among them
-# (by order number; None: it names others), and each mask of positions as
-# directions.
-_PRESENT = tuple(tuple(d for d in range(4) if m >> d & 1) for m in range(16))
+_REL_CODES = (0, 1, 4, 2, 8)  # the relative cards, in the order of the file
+# Per card code: the place of its relative card in _REL_CODES, and its turn.
+_REL_INDEX = tuple(_REL_CODES.index(_TURN_CODE[-_CLASS[c][1]][c]) for c in range(16))
+_ROW = 26  # bytes a row: the mask, no order, then at most 4! orders
+_MAGIC = b"turn-of-time tables 1\n"
+_TABLES_FILE = os.path.join(os.path.dirname(__file__), "tables.bin")
 
 # Every order of meetings a move can name, numbered; 0 is no order.
 _ORDERS: tuple[tuple[int, ...], ...] = ((),) + tuple(
     p for k in range(1, 5) for p in sorted(permutations(range(4), k))
 )
 _ORDER_ID = {order: i for i, order in enumerate(_ORDERS)}
-_SUFFIX = tuple(":" + "".join(DIRS[d] for d in order) if order else "" for order in _ORDERS)
-_ORDER_TEXT = {text[1:]: i for i, text in enumerate(_SUFFIX) if text}
 _NORDERS = len(_ORDERS)
-_PERM_OF = tuple(
-    tuple(
-        () if not order
-        else tuple(_PRESENT[m].index(d) for d in order) if sorted(order) == list(_PRESENT[m])
-        else None
-        for order in _ORDERS
+_SUFFIX = tuple(":" + "".join(DIRS[d] for d in order) if order else "" for order in _ORDERS)
+# A result read in a row: (1 if the card ends up turned over, the directions
+# of the neighbours it turns over); None for 0, not a canonical way of writing.
+_RESULTS = (None, *((f, _MASK_DIRS[m]) for f in (0, 1) for m in range(16)))
+
+# Read from tables.bin by _load: the row number of (relative card, signature),
+# the rows, and the largest group of each 4x4 mask of cards. Made with them:
+# what is read in a row for each order (_ORDER_AT[oid]: its place in a row
+# and the mask of its directions, 0 for no order; _ORDER_PARTS, the same by
+# the order's text), the shares of the signature per direction of each card
+# turned back by t seasons (_SIG_SHARES[t], as _SIG_N, ...), each move's
+# text without its order (_BASE[code][square]) and its entry of _TEXTS, and
+# the number of each row's tuple of orders (-1: not worked out yet).
+_ROW_OF: Sequence[int] | None = None
+_ROWS = b""
+_GROUP = b""
+_ORDER_AT: tuple[tuple[int, int], ...] = ()
+_ORDER_PARTS: dict[str, tuple[int, int]] = {}
+_SIG_SHARES: tuple[tuple[tuple[int, ...], ...], ...] = ()
+_BASE: tuple[tuple[str, ...], ...] = ()
+_ROW_ORDERS: list[int] = []
+
+
+def _load() -> None:
+    """Read tables.bin and make what the fast paths need with it."""
+    global _ROW_OF, _ROWS, _GROUP, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE, _ROW_ORDERS
+    try:
+        with open(_TABLES_FILE, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise RuntimeError(f"{_TABLES_FILE} is missing from this installation: {e}") from None
+    start = len(_MAGIC)
+    groups = start + 2 * len(_REL_CODES) * _SIGS
+    rows = groups + (1 << 16)
+    if data[:start] != _MAGIC or (len(data) - rows) % _ROW:
+        raise RuntimeError(f"{_TABLES_FILE} is not a table file of this version")
+    row_of = memoryview(data)[start:groups].cast("H")
+    if sys.byteorder != "little":  # the file is little-endian
+        from array import array
+
+        swapped = array("H", row_of.tobytes())
+        swapped.byteswap()
+        row_of = memoryview(swapped)
+    perms = [tuple(permutations(_MASK_DIRS[m])) for m in range(16)]
+    order_at = []
+    for order in _ORDERS:
+        mask = sum(1 << d for d in order)
+        order_at.append((2 + perms[mask].index(order) if order else 1, mask))
+    shares = tuple(
+        tuple((*(share[_TURN_CODE[-t][c]] for c in range(16)), 0)
+              for share in (_SIG_N, _SIG_E, _SIG_S, _SIG_W))
+        for t in range(4)
     )
-    for m in range(16)
+    base = tuple(tuple(f"{SEASONS[c >> 2]}{SEASONS[c & 3]}-{sq}" for sq in SQUARES) for c in range(16))
+    squares = [(sq, NEIGHBOURS[sq], *_ROW_COL[sq]) for sq in range(SIZE * SIZE)]
+    for c in range(16):
+        card = (_KIND[c], _REL_INDEX[c] * _SIGS, shares[_CLASS[c][1]], (c, _FLIPPED[c]), 1, 0)
+        _TEXTS.update(zip(base[c], [card + square for square in squares]))
+    _ORDER_AT = tuple(order_at)
+    _ORDER_PARTS = dict(zip(_SUFFIX, order_at))
+    _SIG_SHARES = shares
+    _BASE = base
+    _ROW_ORDERS = [-1] * ((len(data) - rows) // _ROW)
+    _SIG_SETS[:] = [None] * _SIGS  # worked out from the rows
+    _GROUP = data[groups:rows]
+    _ROWS = data[rows:]
+    _ROW_OF = row_of
+
+
+# _BACK_DIGIT[t][digit]: a neighbour's signature digit, turned back by t seasons.
+_BACK_DIGIT = tuple(
+    (0, *(1 + 2 * ((((v - 1) >> 1) - t) % 4) + ((v - 1) & 1) for v in range(1, 9)))
+    for t in range(4)
 )
-_POSITIONS_DIRS = tuple(
-    tuple(tuple(_PRESENT[m][i] for i in _MASK_DIRS[k] if i < len(_PRESENT[m])) for k in range(16))
-    for m in range(16)
-)
-_PERM_DIRS = tuple(
-    {perm: tuple(_PRESENT[m][i] for i in perm) for perm in ((), *_PERMS[len(_PRESENT[m])])}
-    for m in range(16)
-)
-
-# Per signature, worked out as met: the mask of directions holding a card and
-# the digits of those cards.
-_SIG_INFO: list[tuple[int, tuple[int, ...]] | None] = [None] * _SIGS
-
-
-def _sig_info(sig: int) -> tuple[int, tuple[int, ...]]:
-    n, e, s, w = _digits(sig)
-    present = (n > 0) | (e > 0) << 1 | (s > 0) << 2 | (w > 0) << 3
-    info = _SIG_INFO[sig] = (present, tuple([v for v in (n, e, s, w) if v]))
-    return info
-
-
-# _TURNED_SIGS[t][sig]: the signature with every neighbour turned back by t
-# seasons (-1: not worked out yet).
-_TURNED_SIGS = ([*range(_SIGS)], *([-1] * _SIGS for _ in range(3)))
 
 
 def _turn_sig(sig: int, t: int) -> int:
     """The signature with every neighbour turned back by ``t`` seasons."""
+    if not t:
+        return sig
     back = _BACK_DIGIT[t]
-    out = _TURNED_SIGS[t][sig] = (
-        back[sig // 729] * 729 + back[sig // 81 % 9] * 81 + back[sig // 9 % 9] * 9 + back[sig % 9]
-    )
-    return out
+    return back[sig // 729] * 729 + back[sig // 81 % 9] * 81 + back[sig // 9 % 9] * 9 + back[sig % 9]
 
-
-# What a card placed as ``code`` among neighbours ``sig`` with the order
-# numbered ``oid`` does, when that is the canonical way of writing it: the
-# card it ends up as and the directions of the neighbours it turns over.
-# False when that way of writing it is not canonical (or names the wrong
-# neighbours). Keyed (code * _NORDERS + oid) * _SIGS + sig. Worked out from
-# the same table for the problem turned back to its class's card (_REL_OUTCOMES,
-# keyed alike), which a game never seen before is far likelier to find filled.
-_OUTCOMES: dict[int, tuple[int, tuple[int, ...]] | bool] = {}
-_REL_OUTCOMES: dict[int, tuple[int, tuple[int, ...]] | bool] = {}
 
 
 def _outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
-    """The entry of ``_OUTCOMES`` for ``key``, worked out and kept."""
-    if len(_OUTCOMES) > 200_000:  # bound the memory a stream of odd logs can take
-        _OUTCOMES.clear()
+    """What a card placed as ``code`` among neighbours ``sig`` with the
+    order numbered ``oid`` does, if that is the canonical way of writing it:
+    the card it ends up as and the directions of the neighbours it turns
+    over; False if it is not (or names the wrong neighbours). ``key`` is
+    (code * _NORDERS + oid) * _SIGS + sig."""
+    if _ROW_OF is None:
+        _load()
     rest, sig = divmod(key, _SIGS)
     code, oid = divmod(rest, _NORDERS)
-    t = _CLASS[code][1]
-    rel_sig = _TURNED_SIGS[t][sig]
-    if rel_sig < 0:
-        rel_sig = _turn_sig(sig, t)
-    rel_key = (_TURN_CODE[-t][code] * _NORDERS + oid) * _SIGS + rel_sig
-    rel = _REL_OUTCOMES.get(rel_key)
-    if rel is None:
-        rel = _rel_outcome(rel_key)
-    out = _OUTCOMES[key] = (_TURN_CODE[t][rel[0]], rel[1]) if rel else False
-    return out
-
-
-def _rel_outcome(key: int) -> tuple[int, tuple[int, ...]] | bool:
-    """The entry of ``_REL_OUTCOMES`` for ``key``, worked out and kept."""
-    if len(_REL_OUTCOMES) > 200_000:
-        _REL_OUTCOMES.clear()
-    rest, sig = divmod(key, _SIGS)
-    code, oid = divmod(rest, _NORDERS)
-    res = _direct(code, sig)
-    if res is not None:  # one result, in every order: no order is written
-        canonical = False if oid else _direct_canonical(code, sig, res)
-        if canonical is not None:
-            plain = _REL_OUTCOMES[key] = (res >> 4, _MASK_DIRS[res & 15]) if canonical else False
-            return plain
-    present, digits = _SIG_INFO[sig] or _sig_info(sig)
-    perm = _PERM_OF[present][oid]
-    out: tuple[int, tuple[int, ...]] | bool = False
-    if perm is not None:
-        cls = _CLASS[code][0]
-        rel = _relative_of(cls, digits)
-        found = rel.outcome.get((code, perm))
-        if found is not None:
-            out = (found[0], _POSITIONS_DIRS[present][found[1]])
-    _REL_OUTCOMES[key] = out
-    return out
+    row = _ROW_OF[_REL_INDEX[code] * _SIGS + _turn_sig(sig, _CLASS[code][1])] * _ROW
+    place, mask = _ORDER_AT[oid]
+    res = None if mask and _ROWS[row] != mask else _RESULTS[_ROWS[row + place]]
+    if res is None:
+        return False
+    return (_FLIPPED[code] if res[0] else code), res[1]
 
 
 # --- moves ---------------------------------------------------------------------------
@@ -684,62 +650,46 @@ def _open_squares(
     ]
 
 
-# The canonical orders of each card code among neighbours ``sig``, in the
-# order of the listing, as the number of that tuple of orders in _ORDER_SETS
-# (-1: not worked out yet); keyed sig * 16 + code. Few tuples of orders
-# occur (most are one move without an order, or none), so the moves built
-# from them are shared by every signature that has them.
-_SIG_ORDERS: list[int] = [-1] * (_SIGS * 16)
+# Tuples of orders, numbered: few occur (most are one move without an
+# order, or none), so the moves built from them are shared by every row
+# that has them.
 _ORDER_SETS: list[tuple[tuple[int, ...], ...]] = [((),), ()]
 _ORDER_SET_ID: dict[tuple[tuple[int, ...], ...], int] = {((),): 0, (): 1}
-_ORDER_SET_ONE, _ORDER_SET_NONE = 0, 1  # one move without an order; no move
+_ORDER_SET_NONE = 1  # no move
 
 
-def _sig_orders(sig: int, kind: int) -> None:
-    """Work out the orders of both faces of a card of ``kind``."""
-    cls, t = _CLASS[kind]
-    turn = _TURN_CODE[t]
-    rel_sig = _TURNED_SIGS[t][sig]
-    if rel_sig < 0:
-        rel_sig = _turn_sig(sig, t)
-    rel_key = cls * _SIGS + rel_sig
-    found = _REL_ORDERS.get(rel_key) or _rel_orders(rel_key)
-    for code, i in found:
-        _SIG_ORDERS[sig * 16 + turn[code]] = i
-
-
-# The same for the problem turned back to the class's card: (code, number of
-# its tuple of orders) for the card and the card turned over; keyed
-# class * _SIGS + signature.
-_REL_ORDERS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def _rel_orders(key: int) -> tuple[tuple[int, int], ...]:
-    cls, sig = divmod(key, _SIGS)
-    card = _CLASS_CARDS[cls]
-    codes = (card,) if cls == 0 else (card, _FLIPPED[card])
-    found = []
-    for code in codes:  # first the plain cases: one result per face, no order
-        res = _direct(code, sig)
-        canonical = None if res is None else _direct_canonical(code, sig, res)
-        if canonical is None:
-            break
-        found.append((code, _ORDER_SET_ONE if canonical else _ORDER_SET_NONE))
+def _row_orders(row: int) -> int:
+    """The number of the tuple of canonical orders of a row, kept."""
+    at = row * _ROW
+    if _ROWS[at + 1]:
+        orders: tuple[tuple[int, ...], ...] = ((),)
     else:
-        out = _REL_ORDERS[key] = tuple(found)
-        return out
-    present, digits = _SIG_INFO[sig] or _sig_info(sig)
-    spelled = _PERM_DIRS[present]
-    rel = _relative_of(cls, digits)
-    found = []
-    for code, perms in rel.listing:  # orders by position sort as the directions do
-        orders = tuple([spelled[perm] for perm in perms])
-        i = _ORDER_SET_ID.get(orders)
-        if i is None:
-            i = _ORDER_SET_ID[orders] = len(_ORDER_SETS)
-            _ORDER_SETS.append(orders)
-        found.append((code, i))
-    out = _REL_ORDERS[key] = tuple(found)
+        perms = permutations(_MASK_DIRS[_ROWS[at]])
+        orders = tuple([p for i, p in enumerate(perms) if _ROWS[at + 2 + i]])
+    i = _ORDER_SET_ID.get(orders)
+    if i is None:
+        i = _ORDER_SET_ID[orders] = len(_ORDER_SETS)
+        _ORDER_SETS.append(orders)
+    _ROW_ORDERS[row] = i
+    return i
+
+
+# Per signature, the number of the tuple of canonical orders of each card
+# code among such neighbours (None: not worked out yet): 6561 signatures,
+# soon all met, where squares and signatures together are many.
+_SIG_SETS: list[tuple[int, ...] | None] = [None] * _SIGS
+
+
+def _sig_sets(sig: int) -> tuple[int, ...]:
+    if _ROW_OF is None:
+        _load()
+    turned = [_turn_sig(sig, t) for t in range(4)]
+    sets = []
+    for code in range(16):
+        row = _ROW_OF[_REL_INDEX[code] * _SIGS + turned[_CLASS[code][1]]]
+        i = _ROW_ORDERS[row]
+        sets.append(i if i >= 0 else _row_orders(row))
+    out = _SIG_SETS[sig] = tuple(sets)
     return out
 
 
@@ -753,47 +703,57 @@ _MOVES: dict[int, tuple[Move, ...]] = {}
 _new_move = tuple.__new__  # Move(...) without the keyword handling of a named tuple
 
 
+def _moves(key: int) -> tuple[Move, ...]:
+    """The entry of _MOVES for ``key``, made and kept."""
+    if len(_MOVES) > 50_000:
+        _MOVES.clear()
+    rest, sq = divmod(key, OFF)
+    i, code = divmod(rest, 16)
+    face, back = code >> 2, code & 3
+    out = _MOVES[key] = tuple([_new_move(Move, (face, back, sq, o)) for o in _ORDER_SETS[i]])
+    return out
+
+
 def _fill(block: list, key: int, codes: tuple[int, ...]) -> None:
     """Fill in the moves of the card ``codes`` on ``block``."""
     sq, sig = divmod(key, _SIGS)
-    base = sig * 16
+    sets = _SIG_SETS[sig] or _sig_sets(sig)
     done = block[0]
     for code in codes:
         if not done >> code & 1:
-            i = _SIG_ORDERS[base + code]
-            if i < 0:
-                _sig_orders(sig, _KIND[code])
-                i = _SIG_ORDERS[base + code]
-            k = (i * 16 + code) * OFF + sq
-            moves = _MOVES.get(k)
-            if moves is None:
-                if len(_MOVES) > 50_000:
-                    _MOVES.clear()
-                face, back = code >> 2, code & 3
-                moves = _MOVES[k] = tuple(
-                    [_new_move(Move, (face, back, sq, o)) for o in _ORDER_SETS[i]]
-                )
-            block[code + 1] = moves
+            i = sets[code]
+            if i == _ORDER_SET_NONE:
+                block[code + 1] = ()
+            else:
+                k = (i * 16 + code) * OFF + sq
+                block[code + 1] = _MOVES.get(k) or _moves(k)
             done |= 1 << code
     block[0] = done
 
 
-# Per hand: the bit mask of its card codes (both faces of each card), the
-# codes ascending, and a getter of their columns from the blocks transposed.
-_HAND_CODES: dict[tuple[int, ...], tuple[int, tuple[int, ...], Callable]] = {}
-_chain = chain.from_iterable
+# Per hand: its card codes (both faces of each card) ascending, as their
+# places in a block (code + 1).
+_HAND_PLACES: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-def _hand_codes(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...], Callable]:
-    if len(_HAND_CODES) > 10_000:
-        _HAND_CODES.clear()
-    codes = tuple(sorted({c for k in hand for c in (k, _flip(k))}))
-    if len(codes) > 1:
-        columns = itemgetter(*(c + 1 for c in codes))
-    else:  # with one index an itemgetter gives the item, not a tuple of it
-        columns = lambda blocks, i=codes[0] + 1: (blocks[i],)  # noqa: E731
-    out = _HAND_CODES[hand] = (sum(1 << c for c in codes), codes, columns)
+def _hand_places(hand: tuple[int, ...]) -> tuple[int, ...]:
+    if len(_HAND_PLACES) > 10_000:
+        _HAND_PLACES.clear()
+    out = _HAND_PLACES[hand] = tuple(sorted({c + 1 for k in hand for c in (k, _flip(k))}))
     return out
+
+
+_EVERY_CODE = tuple(range(16))
+
+
+def _block(key: int) -> list:
+    """The entry of _BLOCKS for ``key``, made with the moves of every card
+    code (a hand met later on the same square and signature finds them)."""
+    if len(_BLOCKS) > 60_000:  # a few MB: a list of 17 per square and signature
+        _BLOCKS.clear()
+    block = _BLOCKS[key] = [0, *((),) * 16]
+    _fill(block, key, _EVERY_CODE)
+    return block
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -802,30 +762,28 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if seat < 0:
         return ()
     hand = state.deck[:1] if state.deck else state.hands[seat]
-    need, codes, columns = _HAND_CODES.get(hand) or _hand_codes(hand)
-    board = state.board
-    box = state.box
+    places = _HAND_PLACES.get(hand) or _hand_places(hand)
+    get = _BLOCKS.get
     if state.placed == 0:  # 5.1a: the first card goes anywhere, written d4
-        keys = [CENTRE * _SIGS]
-    else:  # the open squares of _open_squares, with their neighbours' signatures
-        keys = []
+        blocks = [get(CENTRE * _SIGS) or _block(CENTRE * _SIGS)]
+    else:  # the open squares of _open_squares, by their neighbours' signatures
+        board = state.board
+        box = state.box
+        sig_n, sig_e, sig_s, sig_w = _SIG_N, _SIG_E, _SIG_S, _SIG_W
+        blocks = []
         for sq, n, e, s, w in _CANDIDATES.get(box) or _candidates(box):
             if board[sq] < 0:
-                sig = _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
+                sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
                 if sig:
-                    keys.append(sq * _SIGS + sig)
-    blocks = []
-    for key in keys:
-        block = _BLOCKS.get(key)
-        if block is None:
-            if len(_BLOCKS) > 60_000:  # a few MB: a list of 17 per square and signature
-                _BLOCKS.clear()
-            block = _BLOCKS[key] = [0, *((),) * 16]
-        if need & ~block[0]:
-            _fill(block, key, codes)
-        blocks.append(block)
+                    key = sq * _SIGS + sig
+                    blocks.append(get(key) or _block(key))
     # The moves code by code, square by square: the blocks transposed.
-    return tuple(_chain(_chain(columns(list(zip(*blocks))))))
+    moves: list[Move] = []
+    add = moves.extend
+    for i in places:
+        for block in blocks:
+            add(block[i])
+    return tuple(moves)
 
 
 def _illegal(reason: str, clause: str) -> IllegalMoveError:
@@ -841,6 +799,8 @@ def apply(state: State, move: Move) -> State:
     oid = _ORDER_ID.get(order)
     if oid is not None and 0 <= face < 4 and 0 <= back < 4 and 0 <= sq < OFF:
         # A legal move written canonically takes the fast path.
+        if _ROW_OF is None:
+            _load()
         after = fast_apply(state, _BASE[face * 4 + back][sq] + _SUFFIX[oid])
         if after is not None:
             return after
@@ -943,64 +903,60 @@ def _apply_checked(state: State, move: Move) -> State:
 
 # --- moves as text ---------------------------------------------------------------------
 
-_BASE = tuple(
-    tuple(f"{SEASONS[c >> 2]}{SEASONS[c & 3]}-{sq}" for sq in SQUARES) for c in range(16)
-)
+
+def _text(code: int, sq: int) -> str:
+    """The notation of placing ``code`` on ``sq``, without an order: ``FaSp-e5``."""
+    if _ROW_OF is None:
+        _load()
+    return _BASE[code][sq]
 
 
 def _spell(face: int, order: tuple[int, ...], seasons: int, square: int) -> str:
     """The notation of a card of two seasons summing to ``seasons`` shown as ``face``."""
-    text = _BASE[face * 4 + seasons - face][square]
+    text = _text(face * 4 + seasons - face, square)
     return text + ":" + "".join(DIRS[d] for d in order) if order else text
 
 
-# Canonical move texts read back: text -> (kind, square, the card and order
-# turned back to the class's card as a key of _REL_OUTCOMES, the seasons it
-# was turned back by, the square's neighbours, its row and column). Those
-# without an order are made here, those with one as they are met: never
-# more than 16 x 49 x _NORDERS entries.
-_Known = tuple[int, int, int, int, tuple[int, int, int, int], int, int]
-_TEXTS: dict[str, _Known] = {
-    _BASE[code][sq]: (
-        _KIND[code],
-        sq,
-        _TURN_CODE[-_CLASS[code][1]][code] * _NORDERS * _SIGS,
-        _CLASS[code][1],
-        NEIGHBOURS[sq],
-        *_ROW_COL[sq],
-    )
-    for code in range(16)
-    for sq in range(SIZE * SIZE)
-}
-# _SIG_SHARES[t]: the shares of the signature per direction, as _SIG_N, ...,
-# of each card turned back by t seasons.
-_SIG_SHARES = tuple(
-    tuple(tuple(_digit(c if c < 0 else _TURN_CODE[-t][c]) * w for c in (*range(16), -1))
-          for w in _WEIGHTS)
-    for t in range(4)
-)
+def _written(board: tuple[int, ...], code: int, sq: int, oid: int) -> str | None:
+    """The text of placing ``code`` on ``sq`` with the order numbered ``oid``
+    if that is the canonical way of writing it among the neighbours on
+    ``board`` (the square may be taken: only the neighbours are looked at);
+    otherwise None."""
+    if _ROW_OF is None:
+        _load()
+    sig_n, sig_e, sig_s, sig_w = _SIG_SHARES[_CLASS[code][1]]
+    n, e, s, w = NEIGHBOURS[sq]
+    sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+    row = _ROW_OF[_REL_INDEX[code] * _SIGS + sig] * _ROW
+    place, mask = _ORDER_AT[oid]
+    if mask and _ROWS[row] != mask:  # the order names other neighbours (5.2)
+        return None
+    return _BASE[code][sq] + _SUFFIX[oid] if _ROWS[row + place] else None
+
+
+# Move texts in canonical form read back: text -> (kind, the first entry
+# of its relative card's rows in _ROW_OF, the shares of the signature turned
+# back as the card is (_SIG_SHARES), the card's code and the card turned
+# over; its order's place in a row and mask (_ORDER_AT); the square, its
+# neighbours, its row and column). Made by _load for the texts without an
+# order; a text with one is read as its first 7 characters and the order.
+_Known = tuple[
+    int, int, tuple[tuple[int, ...], ...], tuple[int, int], int, int,
+    int, tuple[int, int, int, int], int, int,
+]
+_TEXTS: dict[str, _Known] = {}
 
 
 def _decode(text: str) -> _Known | None:
-    head, colon, tail = text.partition(":")
-    known = _TEXTS.get(head)
-    oid = _ORDER_TEXT.get(tail)
-    if not colon or known is None or oid is None:
+    """The entry of a text in canonical form (``FaSp-e5``, ``FaSp-e5:sw``);
+    None for any other text."""
+    if _ROW_OF is None:
+        _load()
+    head = _TEXTS.get(text[:7])  # the texts without an order, all 7 characters
+    order = _ORDER_PARTS.get(text[7:])
+    if head is None or order is None:
         return None
-    kind, sq, okey, t, nbrs, r, c = known
-    out = _TEXTS[text] = (kind, sq, okey + oid * _SIGS, t, nbrs, r, c)
-    return out
-
-
-# A hand, and what is left of it once each of its cards is played.
-_DROPS: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-
-
-def _drops(hand: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-    if len(_DROPS) > 10_000:
-        _DROPS.clear()
-    out = _DROPS[hand] = {k: hand[:i] + hand[i + 1 :] for i, k in reversed(list(enumerate(hand)))}
-    return out
+    return head[:4] + order + head[6:]
 
 
 def fast_apply(state: State, text: str) -> State | None:
@@ -1014,20 +970,20 @@ def fast_apply(state: State, text: str) -> State | None:
     known = _TEXTS.get(text) or _decode(text)
     if known is None:
         return None
-    kind, sq, okey, t, nbrs, r, c = known
+    kind, rows_at, shares, faces, place, mask, sq, nbrs, r, c = known
     seat = state.seat
     board = state.board
     if seat < 0 or board[sq] >= 0:
         return None
     n, e, s, w = nbrs
-    # The placement turned back to the class's card: far fewer keys to meet.
-    sig_n, sig_e, sig_s, sig_w = _SIG_SHARES[t]
+    # The placement turned back to its relative card (see the tables).
+    sig_n, sig_e, sig_s, sig_w = shares
     sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
-    key = okey + sig
-    res = _REL_OUTCOMES.get(key)
-    if res is None:
-        res = _rel_outcome(key)
-    if not res:  # not canonical, or the order names other neighbours (5.2)
+    row = _ROW_OF[rows_at + sig] * _ROW
+    if mask and _ROWS[row] != mask:  # the order names other neighbours (5.2)
+        return None
+    res = _RESULTS[_ROWS[row + place]]
+    if res is None:  # not the canonical way of writing a move
         return None
     if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
         r0, r1, c0, c1 = state.box
@@ -1054,15 +1010,15 @@ def fast_apply(state: State, text: str) -> State | None:
         deck = deck[1:]
     else:  # 3: a card of one's own
         hand = hands[seat]
-        drops = _DROPS.get(hand) or _drops(hand)
-        if kind not in drops:
+        if kind not in hand:
             return None
+        i = hand.index(kind)
         rest = list(hands)
-        rest[seat] = drops[kind]
+        rest[seat] = hand[:i] + hand[i + 1 :]
         hands = tuple(rest)
-    final, flips = res
+    turned, flips = res
     new = list(board)
-    new[sq] = _TURN_CODE[t][final]
+    new[sq] = faces[turned]
     for d in flips:
         j = nbrs[d]
         new[j] = _FLIPPED[new[j]]
@@ -1097,34 +1053,45 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     >>> seats, after == fast_apply(fast_apply(start, "SpSu-d4"), "FaWi-d5")
     ([0, 1], True)
     """
+    if _ROW_OF is None:
+        _load()
+    seat = state.seat
+    placed = state.placed
+    if seat < 0:
+        return [], state
     board = list(state.board)
-    hands = list(state.hands)
+    hands = [list(hand) for hand in state.hands]
     deck = state.deck
     size = len(deck)
     drawn = 0  # solo: cards taken from the deck so far
-    seat = state.seat
-    placed = state.placed
     r0, r1, c0, c1 = state.box
     last = state.last
     n_players = len(state.players)
-    seats: list[int] = []
-    record = seats.append
-    known_texts, outcomes, shares, turn = _TEXTS, _REL_OUTCOMES, _SIG_SHARES, _TURN_CODE
-    for text in texts:
-        known = known_texts.get(text) or _decode(text)
-        if known is None:
-            break
-        kind, sq, okey, t, nbrs, r, c = known
-        if seat < 0 or board[sq] >= 0:
+    following = _FOLLOWING[n_players]
+    known_texts, order_parts = _TEXTS, _ORDER_PARTS
+    row_of, rows, results, flipped = _ROW_OF, _ROWS, _RESULTS, _FLIPPED
+    # At most the cards left are played: a text after the last is refused (6).
+    for text in texts[: CARDS - placed] if len(texts) > CARDS - placed else texts:
+        known = known_texts.get(text)
+        if known is not None:
+            kind, rows_at, shares, faces, place, mask, sq, nbrs, r, c = known
+        else:  # with an order (as _decode reads it), or not in canonical form
+            known = known_texts.get(text[:7])
+            order = order_parts.get(text[7:])
+            if known is None or order is None:
+                break
+            kind, rows_at, shares, faces, _, _, sq, nbrs, r, c = known
+            place, mask = order
+        if board[sq] >= 0:
             break
         n, e, s, w = nbrs
-        sig_n, sig_e, sig_s, sig_w = shares[t]
+        sig_n, sig_e, sig_s, sig_w = shares
         sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
-        key = okey + sig
-        res = outcomes.get(key)
-        if res is None:
-            res = _rel_outcome(key)
-        if not res:  # not canonical, or the order names other neighbours (5.2)
+        row = row_of[rows_at + sig] * _ROW
+        if mask and rows[row] != mask:  # the order names other neighbours (5.2)
+            break
+        res = results[rows[row + place]]
+        if res is None:  # not the canonical way of writing a move
             break
         if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
             top = r if r < r0 else r0
@@ -1144,78 +1111,61 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
             drawn += 1
         else:  # 3: a card of one's own
             hand = hands[seat]
-            drops = _DROPS.get(hand) or _drops(hand)
-            if kind not in drops:
+            if kind not in hand:
                 break
-            hands[seat] = drops[kind]
-        final, flips = res
-        board[sq] = turn[t][final]
+            hand.remove(kind)  # the hand stays sorted
+        turned, flips = res
+        board[sq] = faces[turned]
         for d in flips:
             j = nbrs[d]
-            board[j] = _FLIPPED[board[j]]
+            board[j] = flipped[board[j]]
         r0, r1, c0, c1 = top, bottom, left, right
         placed += 1
         last = sq
-        record(seat)
-        seat = -1 if placed == CARDS else (seat + 1) % n_players
-    if not seats:
-        return seats, state
+        seat = following[seat]
+    played = placed - state.placed
+    if not played:
+        return [], state
     after = _replace(
         state,
         board=tuple(board),
-        hands=tuple(hands),
+        hands=tuple([tuple(hand) for hand in hands]),
         deck=deck[drawn:],
         placed=placed,
-        seat=seat,
+        seat=-1 if placed == CARDS else seat,
         box=(r0, r1, c0, c1),
         last=last,
     )
-    return seats, after
+    # Seats take turns: the seats of the texts played follow from the first.
+    return list(_TURNS[n_players][state.seat][:played]), after
+
+
+# Per number of players: the seat after each seat, and the seats taking
+# CARDS turns in a row from each seat.
+_FOLLOWING = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5))
+_TURNS = tuple(
+    tuple(tuple((s + k) % n for k in range(CARDS)) for s in range(n)) if n else ()
+    for n in range(5)
+)
 
 
 # --- scoring (6, 7) ------------------------------------------------------------------------
 
 
-# The squares of a box (the rows and columns the cards span), each with its
-# bit in a mask of the box read row by row, 5 bits a row: the 5th bit of a
-# row is never set, so shifting a mask by 1 never carries a card into the
-# next row.
+# The squares of a box (the rows and columns the cards span, never more
+# than 4x4: 5.1b), each with its bit in a mask of the box read row by row,
+# 4 bits a row: the index of the mask in the table of largest groups (_GROUP).
 _BOX_BITS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
 
 
 def _box_bits(box: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
     r0, r1, c0, c1 = box
     out = _BOX_BITS[box] = tuple(
-        (r * SIZE + c, 1 << ((r - r0) * 5 + c - c0))
+        (r * SIZE + c, 1 << ((r - r0) * 4 + c - c0))
         for r in range(r0, r1 + 1)
         for c in range(c0, c1 + 1)
     )
     return out
-
-
-# The largest connected group of a mask of cards, as met (masks repeat).
-_LARGEST: dict[int, int] = {0: 0}
-
-
-def _largest(cards: int) -> int:
-    best = 0
-    rest = cards
-    while rest:
-        group = rest & -rest
-        while True:  # grow the group by its orthogonal neighbours among the cards
-            grown = (group | group << 5 | group >> 5 | group << 1 | group >> 1) & cards
-            if grown == group:
-                break
-            group = grown
-        size = group.bit_count()
-        if size > best:
-            best = size
-        rest ^= group
-    if len(_LARGEST) > 100_000:
-        _LARGEST.clear()
-        _LARGEST[0] = 0
-    _LARGEST[cards] = best
-    return best
 
 
 def _tally(
@@ -1226,20 +1176,15 @@ def _tally(
     Only the squares inside ``box`` (the rows and columns the cards span) can
     hold cards, so only they are visited.
     """
+    if _ROW_OF is None:
+        _load()
     masks = [0, 0, 0, 0]
     for i, bit in _BOX_BITS.get(box) or _box_bits(box):
         c = board[i]
         if c >= 0:
             masks[c >> 2] |= bit
-    # A group's size does not change when the cards move together: each mask
-    # is looked up moved to bit 0, so a game never seen before finds more
-    # of them known.
-    get = _LARGEST.get
-    moved = [m >> ((m & -m).bit_length() - 1) if m else 0 for m in masks]
-    return (
-        [m.bit_count() for m in masks],
-        [g if (g := get(m)) is not None else _largest(m) for m in moved],
-    )
+    group = _GROUP
+    return [m.bit_count() for m in masks], [group[m] for m in masks]
 
 
 _ORDINALS = ("0th", "1st", "2nd", "3rd", "4th")
@@ -1274,40 +1219,117 @@ def standing(state: State) -> Outcome:
     if len(state.players) == 1:
         return _score_solo(state, counts, groups)
     return _score(
-        tuple(counts), tuple(groups), state.owners, state.season_order, state.players,
-        state.tie_order,
+        counts, groups, state.owners, state.season_order, state.players, state.tie_order
     )
 
 
-@lru_cache(maxsize=4096)
+# Per deal (who owns which season, the order they were drawn in, the
+# players, tie_order), what scoring needs besides the tally, worked out when
+# first met (few deals recur: 24 orders of the seasons): each season's place
+# in turn order (the last tie-break of 6), the seasons in turn order, and
+# the start of each season's line of the details at each rank.
+_DEALS: dict[tuple, tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[str, ...], ...]]] = {}
+
+
+def _deal_scoring(
+    owners: tuple[int, ...], season_order: tuple[int, ...], players: tuple[str, ...], tie_order: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[str, ...], ...]]:
+    n = len(players)
+    # 6: earlier in turn order: the players' (a season nobody owns last, a
+    # player's two seasons in the order drawn), or with tie_order "seasons"
+    # the order the seasons were drawn. Both are the same order unless two
+    # players share the seasons.
+    if tie_order == "seasons":
+        turn = {s: (i, i) for i, s in enumerate(season_order)}
+    else:
+        turn = {s: (owners[s] if owners[s] >= 0 else n, i) for i, s in enumerate(season_order)}
+    in_turn = sorted(range(4), key=turn.__getitem__)
+    who = [players[owners[s]] if owners[s] >= 0 else "nobody" for s in range(4)]
+    heads = tuple(
+        tuple(f"{_ordinal(i + 1)} {SEASON_NAMES[s]} ({who[s]}): " for s in range(4))
+        for i in range(4)
+    )
+    if len(_DEALS) > 1_000:
+        _DEALS.clear()
+    out = _DEALS[owners, season_order, players, tie_order] = (
+        tuple(in_turn.index(s) for s in range(4)),
+        tuple(in_turn),
+        heads,
+    )
+    return out
+
+
+# Per players and the seats holding the seasons ranked best first (-1:
+# nobody), what that decides alone (see _ranking): few such rankings occur.
+_RankingEnd = tuple[tuple[Standing, ...], tuple[str, ...], tuple[int, str, str] | None]
+_RANKINGS: dict[tuple[tuple[str, ...], tuple[int, ...]], _RankingEnd] = {}
+
+
+def _ranking(players: tuple[str, ...], holders: tuple[int, ...]) -> _RankingEnd:
+    """The standings and the winners when the seasons ranked best first are
+    held by the seats ``holders``; and with 2 players on equal totals, the
+    last line of the details, as the rank of the season that breaks the tie
+    and the text before and after its name."""
+    n = len(players)
+    scores = [0] * n
+    best_rank = [4] * n
+    for i, owner in enumerate(holders):
+        if owner >= 0:
+            scores[owner] += 4 - i
+            best_rank[owner] = min(best_rank[owner], i)
+    # Two players: a tie on totals goes to the holder of the higher-ranked season.
+    seats = sorted(range(n), key=lambda p: (-scores[p], best_rank[p]))
+    tie = None
+    if n == 2 and scores[0] == scores[1]:
+        w, l = seats
+        tie = (
+            best_rank[w],
+            f"{players[w]} and {players[l]} both have {scores[w]} points; "
+            f"{players[w]} holds the higher-ranked season (",
+            f", {_ordinal(best_rank[w] + 1)})",
+        )
+    standings = tuple(
+        Standing(player=players[p], score=scores[p], place=i + 1)
+        for i, p in enumerate(seats)
+    )
+    if len(_RANKINGS) > 10_000:
+        _RANKINGS.clear()
+    out = _RANKINGS[players, holders] = (standings, (players[seats[0]],), tie)
+    return out
+
+
 def _score(
-    counts: tuple[int, ...],
-    groups: tuple[int, ...],
+    counts: Sequence[int],
+    groups: Sequence[int],
     owners: tuple[int, ...],
     season_order: tuple[int, ...],
     players: tuple[str, ...],
     tie_order: str,
 ) -> Outcome:
-    """6. END OF GAME, from the tally alone (memoised: games end alike often)."""
-    n = len(players)
-    # 6: most face up, then the larger largest group, then earlier in turn order:
-    # the players' (a season nobody owns last, a player's two seasons in the
-    # order drawn), or with tie_order "seasons" the order the seasons were
-    # drawn. Both are the same order unless two players share the seasons.
-    if tie_order == "seasons":
-        turn = {s: (i, i) for i, s in enumerate(season_order)}
-    else:
-        turn = {s: (owners[s] if owners[s] >= 0 else n, i) for i, s in enumerate(season_order)}
-    ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
-    points = {s: 4 - i for i, s in enumerate(ranked)}
-    details = []
-    for i, s in enumerate(ranked):
-        owner = owners[s]
-        who = players[owner] if owner >= 0 else "nobody"
-        details.append(
-            f"{_ordinal(i + 1)} {SEASON_NAMES[s]} ({who}): {counts[s]} face up, "
-            f"largest group {groups[s]} - {points[s]} point{'s' * (points[s] != 1)}"
-        )
+    """6. END OF GAME, from the tally alone. Not memoised: a game's tally,
+    deal and players seldom recur, and what does (per deal, per ranking of
+    the seasons) is kept above."""
+    place, in_turn, heads = (
+        _DEALS.get((owners, season_order, players, tie_order))
+        or _deal_scoring(owners, season_order, players, tie_order)
+    )
+    # 6: most face up, then the larger largest group, then earlier in turn
+    # order: one number a season, ascending, with the season's place in turn
+    # order in its lowest 2 bits (counts and groups are at most 16).
+    c0, c1, c2, c3 = counts
+    g0, g1, g2, g3 = groups
+    p0, p1, p2, p3 = place
+    k0, k1, k2, k3 = sorted(
+        (p0 - 68 * c0 - 4 * g0, p1 - 68 * c1 - 4 * g1, p2 - 68 * c2 - 4 * g2, p3 - 68 * c3 - 4 * g3)
+    )
+    ranked = s0, s1, s2, s3 = in_turn[k0 & 3], in_turn[k1 & 3], in_turn[k2 & 3], in_turn[k3 & 3]
+    first, second, third, fourth = heads
+    details = [
+        f"{first[s0]}{counts[s0]} face up, largest group {groups[s0]} - 4 points",
+        f"{second[s1]}{counts[s1]} face up, largest group {groups[s1]} - 3 points",
+        f"{third[s2]}{counts[s2]} face up, largest group {groups[s2]} - 2 points",
+        f"{fourth[s3]}{counts[s3]} face up, largest group {groups[s3]} - 1 point",
+    ]
     for hi, lo in zip(ranked, ranked[1:]):
         if counts[hi] != counts[lo]:
             continue
@@ -1325,28 +1347,12 @@ def _score(
             f"{SEASON_NAMES[hi]} ranks above {SEASON_NAMES[lo]}: both {counts[hi]} face up, "
             f"{why} ({TITLE} 6)"
         )
-    scores = [0] * n
-    best_rank = [4] * n
-    for i, s in enumerate(ranked):
-        owner = owners[s]
-        if owner >= 0:
-            scores[owner] += points[s]
-            best_rank[owner] = min(best_rank[owner], i)
-    # Two players: a tie on totals goes to the holder of the higher-ranked season.
-    seats = sorted(range(n), key=lambda p: (-scores[p], best_rank[p]))
-    if n == 2 and scores[0] == scores[1]:
-        w, l = seats
-        top = ranked[best_rank[w]]
-        details.append(
-            f"{players[w]} and {players[l]} both have {scores[w]} points; "
-            f"{players[w]} holds the higher-ranked season ({SEASON_NAMES[top]}, "
-            f"{_ordinal(best_rank[w] + 1)})"
-        )
-    standings = tuple(
-        Standing(player=players[p], score=scores[p], place=i + 1)
-        for i, p in enumerate(seats)
-    )
-    return Outcome(standings=standings, winners=(players[seats[0]],), details=tuple(details))
+    holders = (owners[s0], owners[s1], owners[s2], owners[s3])
+    standings, winners, tie = _RANKINGS.get((players, holders)) or _ranking(players, holders)
+    if tie is not None:
+        rank, before, after = tie
+        details.append(before + SEASON_NAMES[ranked[rank]] + after)
+    return Outcome(standings=standings, winners=winners, details=tuple(details))
 
 
 def outcome(state: State) -> Outcome | None:

@@ -1,0 +1,213 @@
+"""Turn of Time: the tables and shortcuts behind the fast paths, against the plain definitions.
+
+``tables.bin`` (package data) must be exactly what ``_tables.py`` writes from
+the rules, and what it says about every signature must be what the plain
+definition of the canonical moves (``rules._choose``) and of the largest
+group say. The written-out shuffle and the scoring must give what
+``chance.shuffled`` and the plain scoring of 6 give. Reading the tables
+waits for the first move played or listed: importing the game does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator.chance import shuffled
+from adjudicator.engine import Outcome, Standing
+from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import _tables, rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_shipped_tables_are_those_the_rules_give():
+    """Regenerated in memory from the plain definitions, byte for byte."""
+    with open(rules._TABLES_FILE, "rb") as f:
+        shipped = f.read()
+    assert _tables.tables() == shipped, "run: python -m adjudicator.games.turn_of_time._tables"
+
+
+def test_the_tables_ship_with_the_package():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"games/turn_of_time/tables.bin"' in pyproject
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_every_signature_lists_and_plays_the_canonical_ways(part):
+    """For every signature (a quarter per case) and every card code: the
+    moves listed are the canonical ways of ``_choose``, in order, and each
+    plays as it says; every other order is refused."""
+    rules._load()
+    every = tuple(range(16))
+    for sig in range(part, rules._SIGS, 4):
+        block = [0, *((),) * 16]
+        rules._fill(block, rules.CENTRE * rules._SIGS + sig, every)
+        dirs = tuple(d for d in range(4) if rules._digits(sig)[d])
+        for kind in rules._KINDS:
+            choices = rules._choose(kind, sig)
+            for code in {kind, rules._flip(kind)}:
+                face = code >> 2
+                want = {
+                    order: (final, rules._MASK_DIRS[turned])
+                    for (final, turned), (f, order) in choices.canon.items()
+                    if f == face
+                }
+                orders = [m.order for m in block[code + 1]]
+                assert orders == sorted(want), (sig, code)
+                for order in [(), *itertools.permutations(dirs)]:
+                    key = (code * rules._NORDERS + rules._ORDER_ID[order]) * rules._SIGS + sig
+                    assert rules._outcome(key) == want.get(order, False), (sig, code, order)
+
+
+def _largest_by_search(cards: int) -> int:
+    """The largest group of a 4x4 mask (bit 4 * row + column), by search."""
+    seen: set[int] = set()
+    best = 0
+    for start in range(16):
+        if cards >> start & 1 and start not in seen:
+            stack, size = [start], 0
+            seen.add(start)
+            while stack:
+                i = stack.pop()
+                size += 1
+                r, c = divmod(i, 4)
+                for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                    j = rr * 4 + cc
+                    if 0 <= rr < 4 and 0 <= cc < 4 and cards >> j & 1 and j not in seen:
+                        seen.add(j)
+                        stack.append(j)
+            best = max(best, size)
+    return best
+
+
+def test_the_largest_groups_are_those_found_by_search():
+    rules._load()
+    assert all(rules._GROUP[m] == _largest_by_search(m) for m in range(1 << 16))
+
+
+def test_importing_the_game_reads_no_table():
+    code = (
+        "import adjudicator.games.turn_of_time as g; from adjudicator.games.turn_of_time import rules; "
+        "assert rules._ROW_OF is None and not rules._TEXTS; "
+        "s = g.setup({'absent-doubles': 'own-season', 'goal': 'dominance'}, ('a', 'b'), 'x'); "
+        "assert rules._ROW_OF is None; g.legal_moves(s); assert rules._ROW_OF is not None"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("label", ["deck", "seasons", "redeal"])
+def test_the_shuffle_written_out_is_chance_shuffled(label):
+    for seed in [*map(str, range(500)), "", "ünïcode", "bench/turn-of-time/3/round-2/41"]:
+        for size in (0, 1, 2, 4, 8, 9, 10, 16, 17):
+            items = tuple(range(size))
+            assert rules._shuffled(seed, label, items) == shuffled(seed, label, items)
+    assert rules._shuffled("x", label, rules.DECK) == shuffled("x", label, rules.DECK)
+
+
+def test_the_shuffle_written_out_leaves_a_rejected_word_to_chance(monkeypatch):
+    """Chance rejects a word only if it is at or above 2**32 - (items - 1):
+    too rare to meet, so the limit is lowered to meet it all the time."""
+    monkeypatch.setattr(rules, "_WORD", 1 << 31)  # about half the shuffles hit it
+    for seed in map(str, range(200)):
+        for items in ((0, 1, 2, 3), rules.DECK):
+            assert rules._shuffled(seed, "deck", items) == shuffled(seed, "deck", items)
+
+
+def _score_plain(counts, groups, owners, season_order, players, tie_order) -> Outcome:
+    """6. END OF GAME as first written (rules version 2), the reference of _score."""
+    n = len(players)
+    if tie_order == "seasons":
+        turn = {s: (i, i) for i, s in enumerate(season_order)}
+    else:
+        turn = {s: (owners[s] if owners[s] >= 0 else n, i) for i, s in enumerate(season_order)}
+    ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
+    points = {s: 4 - i for i, s in enumerate(ranked)}
+    ordinal = ("0th", "1st", "2nd", "3rd", "4th")
+    names = rules.SEASON_NAMES
+    details = []
+    for i, s in enumerate(ranked):
+        who = players[owners[s]] if owners[s] >= 0 else "nobody"
+        details.append(
+            f"{ordinal[i + 1]} {names[s]} ({who}): {counts[s]} face up, "
+            f"largest group {groups[s]} - {points[s]} point{'s' * (points[s] != 1)}"
+        )
+    for hi, lo in zip(ranked, ranked[1:]):
+        if counts[hi] != counts[lo]:
+            continue
+        if groups[hi] != groups[lo]:
+            why = f"a larger largest group ({groups[hi]} to {groups[lo]})"
+        elif owners[lo] < 0:
+            why = (f"equal largest groups ({groups[hi]}), and {names[lo]} belongs "
+                   "to nobody, so it comes last in turn order")
+        elif owners[hi] == owners[lo] and tie_order != "seasons":
+            why = (f"equal largest groups ({groups[hi]}); both are {players[owners[hi]]}'s, "
+                   "so the order changes no score (the one drawn first ranks first)")
+        else:
+            why = f"equal largest groups ({groups[hi]}), and it is earlier in turn order"
+        details.append(
+            f"{names[hi]} ranks above {names[lo]}: both {counts[hi]} face up, "
+            f"{why} (Turn of Time 6)"
+        )
+    scores = [0] * n
+    best_rank = [4] * n
+    for i, s in enumerate(ranked):
+        if owners[s] >= 0:
+            scores[owners[s]] += points[s]
+            best_rank[owners[s]] = min(best_rank[owners[s]], i)
+    seats = sorted(range(n), key=lambda p: (-scores[p], best_rank[p]))
+    if n == 2 and scores[0] == scores[1]:
+        w, l = seats
+        details.append(
+            f"{players[w]} and {players[l]} both have {scores[w]} points; "
+            f"{players[w]} holds the higher-ranked season ({names[ranked[best_rank[w]]]}, "
+            f"{ordinal[best_rank[w] + 1]})"
+        )
+    standings = tuple(
+        Standing(player=players[p], score=scores[p], place=i + 1) for i, p in enumerate(seats)
+    )
+    return Outcome(standings=standings, winners=(players[seats[0]],), details=tuple(details))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_scoring_is_the_plain_scoring(n):
+    """Every deal and both tie orders, tallies at random and full of ties."""
+    rng = random.Random(n)
+    players = ("ann", "bob", "cy", "dee")[:n]
+    for perm in itertools.permutations(range(4)):
+        for absent in ("own-season", "example"):
+            owners, order, _, _ = rules._deal(n, perm, absent)
+            for tie_order in ("players", "seasons"):
+                for _ in range(60):
+                    counts = [0] * 4
+                    for _ in range(16):
+                        counts[rng.randrange(4)] += 1
+                    if rng.random() < 0.3:
+                        counts = [4, 4, 4, 4]
+                    groups = [rng.randint(min(c, 1), c) for c in counts]
+                    if rng.random() < 0.5:
+                        groups = [min(c, rng.choice((1, 2))) for c in counts]
+                    args = (counts, groups, owners, order, players, tie_order)
+                    assert rules._score(*args) == _score_plain(*args), args
+
+
+def test_a_game_refused_and_replayed_after_the_tables_are_read_again():
+    """Reading the tables again (as a new process would) changes nothing."""
+    p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    state = tot.setup(p, ("ann", "bob", "cy"), "again")
+    texts = []
+    while state.seat >= 0:
+        text = tot.format_move(state, tot.legal_moves(state)[0])
+        texts.append(text)
+        state = tot.fast_apply(state, text)
+    start = tot.setup(p, ("ann", "bob", "cy"), "again")
+    before = rules.fast_play(start, texts)
+    rules._TEXTS.clear()
+    rules._load()
+    assert rules.fast_play(start, texts) == before
+    assert before[1] == state and tot.outcome(state) is not None
