@@ -48,6 +48,12 @@ def test_every_signature_lists_and_plays_the_canonical_ways(part):
     for sig in range(part, rules._SIGS, 4):
         block = [0, *((),) * 16]
         rules._fill(block, rules.CENTRE * rules._SIGS + sig, every)
+        # _block, which legal_moves fills its cache with, is _fill written out.
+        elsewhere = (sig % rules.OFF) * rules._SIGS + sig
+        filled = [0, *((),) * 16]
+        rules._fill(filled, elsewhere, every)
+        rules._BLOCKS.pop(elsewhere, None)
+        assert rules._block(elsewhere)[1:] == filled[1:], sig
         dirs = tuple(d for d in range(4) if rules._digits(sig)[d])
         for kind in rules._KINDS:
             choices = rules._choose(kind, sig)

@@ -743,17 +743,31 @@ def _hand_places(hand: tuple[int, ...]) -> tuple[int, ...]:
     return out
 
 
-_EVERY_CODE = tuple(range(16))
-
-
 def _block(key: int) -> list:
     """The entry of _BLOCKS for ``key``, made with the moves of every card
     code (a hand met later on the same square and signature finds them)."""
     if len(_BLOCKS) > 60_000:  # a few MB: a list of 17 per square and signature
         _BLOCKS.clear()
-    block = _BLOCKS[key] = [0, *((),) * 16]
-    _fill(block, key, _EVERY_CODE)
+    # _fill(block, key, every code) written out: a fresh game meets new
+    # squares and signatures on about a quarter of its moves.
+    sq, sig = divmod(key, _SIGS)
+    sets = _SIG_SETS[sig] or _sig_sets(sig)
+    get, none = _MOVES.get, _ORDER_SET_NONE
+    block = [_ALL_CODES]
+    add = block.append
+    k = sq
+    for i in sets:  # code 0, 1, ..., 15: k = (i * 16 + code) * OFF + sq
+        if i == none:
+            add(())
+        else:
+            at = k + i * 16 * OFF
+            add(get(at) or _moves(at))
+        k += OFF
+    _BLOCKS[key] = block
     return block
+
+
+_ALL_CODES = (1 << 16) - 1
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
