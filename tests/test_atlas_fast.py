@@ -17,7 +17,6 @@ import random
 
 import pytest
 
-from adjudicator.chance import shuffled
 from adjudicator.errors import MoveError
 from adjudicator.games import atlas as game
 from adjudicator.games.atlas import notation, rules
@@ -91,37 +90,6 @@ def test_fast_path_every_text_at_every_position(players, seed):
 def test_fast_path_many_random_games(players):
     for k in range(40):
         play(players, f"many-{k}", every_text=False)
-
-
-@pytest.mark.parametrize("seed", ["0", "a", "deal", "2026-11-22", "ünïcode"])
-def test_the_deal_written_out_is_chance_shuffled(seed):
-    for size in (2, 5, 21, 24, 27, 28, 30, 32):
-        items = list(range(size))
-        for label in ("deck", "redeal"):
-            assert rules._shuffled(seed, label, items) == shuffled(seed, label, items)
-
-
-def test_the_deal_written_out_reads_on_after_a_rejected_word(monkeypatch):
-    """chance's rejection sampling (a word at or above the largest multiple of n
-    below 2**32 is thrown away and the next one read) almost never happens
-    with 32 cards; with the limits lowered it happens all the time, and the
-    deal must still read the stream as Chance.below does."""
-    from adjudicator.chance import Chance
-
-    # The shortcut: no word below _SAFE is ever rejected, for any number of cards.
-    assert rules._SAFE <= min(rules._LIMIT[2:])
-    low = tuple(1 << 31 if n else 0 for n in range(33))  # about half the words rejected
-    monkeypatch.setattr(rules, "_LIMIT", low)
-    monkeypatch.setattr(rules, "_SAFE", min(low[2:]))  # below every limit: never rejected
-    for seed in ("0", "1", "x"):
-        chance = Chance(seed, "deck")
-        expected = list(range(28))
-        for i in range(27, 0, -1):
-            while (w := chance.word()) >= low[i + 1]:
-                pass
-            j = w % (i + 1)
-            expected[i], expected[j] = expected[j], expected[i]
-        assert rules._shuffled(seed, "deck", list(range(28))) == expected
 
 
 def test_the_starting_cards_read_at_once_are_those_of_the_stream():

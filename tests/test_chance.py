@@ -2,6 +2,9 @@
 
 import hashlib
 
+import pytest
+
+from adjudicator import chance as chance_module
 from adjudicator.chance import DOMAIN, Chance, shuffled
 
 
@@ -99,3 +102,54 @@ def test_shuffle_after_a_rejected_word() -> None:
             items = list(range(17))
             assert fast.shuffle(items) == _one_by_one(slow, items), (top, where)
             assert [fast.word() for _ in range(12)] == [slow.word() for _ in range(12)]
+
+
+def test_shuffled_is_the_shuffle_of_a_fresh_stream() -> None:
+    """chance.shuffled reads a fresh stream's first blocks at once (every deal
+    of every game comes through it): the order is that of one below() per
+    position, for every length, the games' decks (16, 28, 32, 36 and 48 cards)
+    and lists too long for the shortcut included."""
+    for k in range(120):
+        seed = f"deal/{k}" if k % 3 else "\u00fcn\u00efcode" * k
+        for size in (*range(20), 24, 25, 28, 32, 33, 36, 41, 48, 49, 50, 64, 80):
+            items = [f"card{i}" for i in range(size)]
+            for label in ("deck", "redeal"):
+                assert shuffled(seed, label, items) == _one_by_one(Chance(seed, label), items), \
+                    (seed, label, size)
+
+
+class _Rigged:
+    """hashlib with every block of the stream starting with a given word."""
+
+    def __init__(self, word: int) -> None:
+        self.first = word.to_bytes(4, "big")
+
+    def sha256(self, data: bytes):  # noqa: ANN201 - a hashlib object
+        rigged = self.first + hashlib.sha256(data).digest()[4:]
+
+        class _Digest:
+            def digest(self) -> bytes:
+                return rigged
+
+        return _Digest()
+
+
+@pytest.mark.parametrize("word", [2**32 - 1, 2**32 - 3, 2**32 - 40, 2**32 - 41])
+def test_shuffled_reads_on_after_a_rejected_word(monkeypatch, word: int) -> None:
+    """A word at or above the limit of below(n) is thrown away and the next
+    read: too rare in real streams, so every block is made to start with such
+    a word. shuffled must leave the shortcut and read on as below() does."""
+    monkeypatch.setattr(chance_module, "hashlib", _Rigged(word))
+    for size in (2, 3, 4, 9, 16, 17, 28, 32, 40, 41, 48):
+        for seed in ("a", "b", "c"):
+            items = list(range(size))
+            assert shuffled(seed, "deck", items) == _one_by_one(Chance(seed, "deck"), items), \
+                (word, size, seed)
+
+
+def test_no_word_below_the_shortcuts_bound_is_ever_rejected() -> None:
+    """The bound shuffled() trusts: below(n) rejects a word w only when
+    w >= 2**32 - 2**32 % n, and for a shuffle of count + 1 items (draws of
+    n = 2 to count + 1) no such limit is under 2**32 - count."""
+    for count in range(1, 8 * len(chance_module._SHUFFLE) + 1):
+        assert 2**32 - count <= min(2**32 - 2**32 % n for n in range(2, count + 2))

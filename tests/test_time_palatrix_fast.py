@@ -16,7 +16,6 @@ import random
 import pytest
 
 from adjudicator import match
-from adjudicator.chance import shuffled
 from adjudicator.errors import MoveError
 from adjudicator.games import time_palatrix as tp
 from adjudicator.games.time_palatrix import rules
@@ -161,33 +160,3 @@ def test_the_written_out_resolution_agrees_with_trick_winner(players, locations)
         assert state.record[0][3] == match.start(log)[1].start
         for before, after in zip(state.record, state.record[1:]):
             assert after[3] == before[4]
-
-
-def test_the_deal_shuffle_is_the_documented_one():
-    """The unrolled shuffle of the deals gives chance.shuffled's order, word for word."""
-    for i in range(300):
-        for deck in (rules._deck(3), rules._deck(4), (5,), (), (7, 9)):
-            seed = f"shuffle/{i}"
-            assert rules._shuffled(seed, f"deal/{i % 5}", deck) == shuffled(seed, f"deal/{i % 5}", deck)
-
-
-def test_the_deal_shuffle_falls_back_to_chance_on_a_rejected_word(monkeypatch):
-    """A word that some draw might reject (about once in 10**7 decks) is left
-    to chance's own loop; forced here by lowering the bound of the words
-    every draw accepts."""
-    calls = []
-    monkeypatch.setattr(rules, "shuffled", lambda *a: calls.append(a) or shuffled(*a))
-    deck = rules._deck(4)
-    assert rules._shuffled("reject", "deal/1", deck) == shuffled("reject", "deal/1", deck)
-    assert calls == []
-    monkeypatch.setattr(rules, "_ALWAYS_ACCEPTED", 0)
-    assert rules._shuffled("reject", "deal/1", deck) == shuffled("reject", "deal/1", deck)
-    assert calls == [("reject", "deal/1", deck)]
-
-
-def test_every_word_below_the_bound_is_accepted_by_every_draw():
-    """The bound of the fast deal: below(m) rejects a word w only when
-    w >= 2**32 - 2**32 % m, and no such bound of m = 2 to 48 is under it."""
-    for m in range(2, 49):
-        assert rules._ALWAYS_ACCEPTED <= 2**32 - 2**32 % m
-    assert rules._ALWAYS_ACCEPTED == min(2**32 - 2**32 % m for m in range(2, 49))

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.chance import shuffled
 from adjudicator.engine import Outcome, Standing
 from adjudicator.games import turn_of_time as tot
 from adjudicator.games.turn_of_time import _tables, rules
@@ -105,24 +104,6 @@ def test_importing_the_game_reads_no_table():
         "assert rules._ROW_OF is None; g.legal_moves(s); assert rules._ROW_OF is not None"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
-
-
-@pytest.mark.parametrize("label", ["deck", "seasons", "redeal"])
-def test_the_shuffle_written_out_is_chance_shuffled(label):
-    for seed in [*map(str, range(500)), "", "ünïcode", "bench/turn-of-time/3/round-2/41"]:
-        for size in (0, 1, 2, 4, 8, 9, 10, 16, 17):
-            items = tuple(range(size))
-            assert rules._shuffled(seed, label, items) == shuffled(seed, label, items)
-    assert rules._shuffled("x", label, rules.DECK) == shuffled("x", label, rules.DECK)
-
-
-def test_the_shuffle_written_out_leaves_a_rejected_word_to_chance(monkeypatch):
-    """Chance rejects a word only if it is at or above 2**32 - (items - 1):
-    too rare to meet, so the limit is lowered to meet it all the time."""
-    monkeypatch.setattr(rules, "_WORD", 1 << 31)  # about half the shuffles hit it
-    for seed in map(str, range(200)):
-        for items in ((0, 1, 2, 3), rules.DECK):
-            assert rules._shuffled(seed, "deck", items) == shuffled(seed, "deck", items)
 
 
 def _score_plain(counts, groups, owners, season_order, players, tie_order) -> Outcome:

@@ -10,8 +10,8 @@ operations instead of walks over 32 places. Validation replays every move of
 every log, so :func:`fast_apply` (the text of a move to the next state) does
 only what a play needs; :func:`apply` runs the very same code and, when it
 refuses, works out why; :func:`fast_play` plays a whole log's texts at once
-and builds only the last state. The deal, also made for every log, reads the
-seed's stream in blocks (see :func:`_shuffled`).
+and builds only the last state. The deal, also made for every log, is
+:func:`chance.shuffled`, which reads the seed's stream in blocks.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from hashlib import sha256
-from operator import ge as _ge, mod as _mod
 from typing import NamedTuple
 
 import msgspec
@@ -144,61 +143,6 @@ _BITS = tuple(1 << c for c in range(CARDS))
 _WORD = 1 << 32
 _LIMIT = tuple(_WORD - _WORD % n if n else 0 for n in range(CARDS + 1))
 _BLOCK = struct.Struct(">8I")
-_COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(CARDS // 8))
-#: For 1 to 4 blocks of the stream, their words at once.
-_BLOCKS = {k: struct.Struct(f">{8 * k}I") for k in range(1, CARDS // 8 + 1)}
-#: A word below this is never rejected, whatever the number of items (up to 32):
-#: a word is rejected only at or above _LIMIT[n], and 2**32 - _LIMIT[n] < n.
-_SAFE = _WORD - CARDS
-#: For a shuffle whose last position is k: the positions k, k - 1, ..., 1 in the
-#: order Fisher-Yates visits them, and the number of places each chooses from.
-_POSITIONS = tuple(tuple(range(k, 0, -1)) for k in range(CARDS))
-_CHOICES = tuple(tuple(range(k + 1, 1, -1)) for k in range(CARDS))
-
-
-def _shuffled(seed: str, label: str, items: list[int]) -> list[int]:
-    """``chance.shuffled(seed, label, items)``, written out: the same SHA-256
-    words, the same rejection and the same Fisher-Yates order (the tests
-    compare the two). Every log validated is dealt first, so the words are
-    read a block at a time, checked for a rejection at once and reduced by
-    ``map``: only the swaps are left to a loop."""
-    out = list(items)
-    last = len(out) - 1
-    if last < 1:
-        return out
-    if last >= CARDS:
-        return shuffled(seed, label, items)  # never: Atlas shuffles at most 32 cards
-    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
-    blocks = (last + 7) // 8  # a word a position, if none is rejected
-    words: tuple[int, ...] = _BLOCKS[blocks].unpack(
-        b"".join([sha256(prefix + counter).digest() for counter in _COUNTERS[:blocks]])
-    )
-    choices = _CHOICES[last]
-    if max(words) >= _SAFE and any(map(_ge, words, map(_LIMIT.__getitem__, choices))):
-        return _shuffled_with_rejections(prefix, out)  # fewer than 1 word in 10**8 is
-    for i, j in zip(_POSITIONS[last], map(_mod, words, choices)):
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def _shuffled_with_rejections(prefix: bytes, out: list[int]) -> list[int]:
-    """The shuffle of _shuffled word by word, reading on after a rejected word."""
-    words: list[int] = []
-    counter = k = 0
-    for i in range(len(out) - 1, 0, -1):
-        while True:
-            if k == len(words):
-                words += _BLOCK.unpack(sha256(prefix + counter.to_bytes(8, "big")).digest())
-                counter += 1
-            w = words[k]
-            k += 1
-            if w < _LIMIT[i + 1]:
-                break
-        j = w % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State:
     n = len(players)
     up = 0
@@ -211,7 +155,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         cards.remove(second)
     # Game Set Up 5-7: shuffle, 7 cards each, then the cards removed unseen, then
     # the draw pile (empty with 4 players: 30 = 4 * 7 + 2).
-    cards = _shuffled(seed, "deck", cards)
+    cards = shuffled(seed, "deck", cards)
     dealt = HAND_SIZE * n
     bits = _BITS.__getitem__
     held = tuple([sum(map(bits, cards[k : k + HAND_SIZE])) for k in range(0, dealt, HAND_SIZE)])
@@ -839,7 +783,7 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
     dealt back in the same sizes."""
     hidden = [p for p in range(len(state.players)) if p != seat]
     pool = [c for p in hidden for c in cards_of(state.held[p])] + [*state.deck, *state.removed]
-    pool = _shuffled(seed, "redeal", sorted(pool))
+    pool = shuffled(seed, "redeal", sorted(pool))
     held = list(state.held)
     at = 0
     for p in hidden:

@@ -8,18 +8,16 @@ representation of cards and moves is in :mod:`.cards`.
 
 from __future__ import annotations
 
-import hashlib
-import struct
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import groupby
-from operator import itemgetter, mod
+from operator import itemgetter
 
 import msgspec
 from msgspec.structs import replace as _replace
 
-from ...chance import DOMAIN, Chance, shuffled
+from ...chance import Chance, shuffled
 from ...engine import Outcome, Standing, Value
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from .cards import (
@@ -67,39 +65,6 @@ def _deck(players: int) -> tuple[int, ...]:
     return tuple(s * 16 + r for s in range(4) for r in range(1, top + 1))
 
 
-_WORD = 1 << 32
-_COUNTERS = tuple(c.to_bytes(8, "big") for c in range(8))  # the block numbers, as hashed
-#: Every word below this is accepted by below(m) for every m up to 48: the
-#: smallest rejection bound 2**32 - 2**32 % m among them.
-_ALWAYS_ACCEPTED = min(_WORD - _WORD % m for m in range(1, 49))
-#: _DRAWS[count]: the positions of a Fisher-Yates shuffle of ``count`` items,
-#: last first, and the size of each draw: below(count), ..., below(2).
-_DRAWS = {count: (tuple(range(count - 1, 0, -1)), tuple(range(count, 1, -1))) for count in (36, 48)}
-
-
-def _shuffled(seed: str, label: str, items: tuple[int, ...]) -> list[int]:
-    """``chance.shuffled(seed, label, items)``, the documented derivation, with
-    its loop unrolled into C calls: the SHA-256 blocks hashed at once, every
-    position's draw taken from its word. Every hand is dealt with it, so it
-    counts in the validation of fresh logs; a test compares it with chance."""
-    count = len(items)
-    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
-    sha = hashlib.sha256
-    blocks = (count + 6) // 8  # count - 1 words, eight a block
-    words = struct.unpack(
-        f">{8 * blocks}I", b"".join([sha(prefix + c).digest() for c in _COUNTERS[:blocks]])
-    )
-    if not 2 <= count <= 48 or max(words) >= _ALWAYS_ACCEPTED:
-        # A word that a draw might reject (about once in 10**7 decks), or a
-        # deck this is not made for: chance's own loop.
-        return shuffled(seed, label, items)
-    positions, sizes = _DRAWS.get(count) or (range(count - 1, 0, -1), range(count, 1, -1))
-    out = list(items)
-    for i, j in zip(positions, map(mod, words, sizes)):
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 _DEAL_LABELS = tuple(f"deal/{hand}" for hand in range(1, 5))  # the label of each hand's deal
 #: _SEATS[players]: the positions of the shuffled deck each seat takes.
 _SEATS = {n: tuple(slice(HAND_CARDS * i, HAND_CARDS * (i + 1)) for i in range(n)) for n in (3, 4)}
@@ -110,7 +75,7 @@ def deal(seed: str, players: int, hand_no: int) -> tuple[tuple[int, ...], ...]:
     """BIDDING: "Shuffle the cards well and deal 12 to each player". The deck in
     its starting order is shuffled with the label ``deal/<hand>`` (1-based) and
     seat i takes the cards at positions 12i to 12i + 11."""
-    deck = _shuffled(seed, _DEAL_LABELS[hand_no], _deck(players))
+    deck = shuffled(seed, _DEAL_LABELS[hand_no], _deck(players))
     return tuple([tuple(sorted(deck[seat])) for seat in _SEATS[players]])
 
 

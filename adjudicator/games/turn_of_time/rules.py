@@ -25,18 +25,16 @@ signatures, deals, rankings) and bounded.
 from __future__ import annotations
 
 import os
-import struct
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from hashlib import sha256
 from itertools import permutations
 from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace as _replace
 
-from ...chance import DOMAIN, shuffled
+from ...chance import shuffled
 from ...engine import Outcome, Param, Standing, Value
 from ...errors import AmbiguousMoveError, IllegalMoveError
 
@@ -180,11 +178,11 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     n = len(players)
     if n == 1:
         # 7. SOLO RULES: all 16 cards in one shuffled deck.
-        deck = tuple(_shuffled(seed, "deck", DECK))
+        deck = tuple(shuffled(seed, "deck", DECK))
         owners, order, hands, first = (0, 0, 0, 0), (0, 1, 2, 3), ((),), -1
     else:
         # 3. SETUP: the seasons are drawn at random.
-        perm = tuple(_shuffled(seed, "seasons", (0, 1, 2, 3)))
+        perm = tuple(shuffled(seed, "seasons", (0, 1, 2, 3)))
         owners, order, hands, first = _deal(n, perm, str(params["absent-doubles"]))
         deck = ()
     # 5.1: with 3 players the undrawn single season card is placed first.
@@ -202,31 +200,6 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         box=(3, 3, 3, 3) if first >= 0 else (SIZE, -1, SIZE, -1),
         last=CENTRE if first >= 0 else -1,
     )
-
-
-_BLOCK_WORDS = struct.Struct(">8I")  # a SHA-256 block of chance's stream, as its words
-_COUNTERS = (bytes(8), (1).to_bytes(8, "big"))  # the counters of its first two blocks
-_WORD = 1 << 32
-
-
-def _shuffled(seed: str, label: str, items: tuple[int, ...]) -> list[int]:
-    """``chance.shuffled(seed, label, items)`` for at most 17 items, written
-    out: the same SHA-256 words and the same Fisher-Yates order (the tests
-    compare the two), read a block at a time. Every log validated is set up
-    first. If Chance would reject a word (fewer than 1 in 10**8 shuffles) the
-    shuffle is left to it."""
-    out = list(items)
-    last = len(out) - 1
-    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
-    words = _BLOCK_WORDS.unpack(sha256(prefix + _COUNTERS[0]).digest())
-    if last > 8:
-        words += _BLOCK_WORDS.unpack(sha256(prefix + _COUNTERS[1]).digest())
-    if not 0 < last <= 16 or max(words[:last]) >= _WORD - last:
-        return shuffled(seed, label, items)
-    for i, w in zip(range(last, 0, -1), words):
-        j = w % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
 
 
 @lru_cache(maxsize=None)
