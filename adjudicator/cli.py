@@ -1248,14 +1248,20 @@ def _only(name: str | None) -> typer.Typer:
     close to that of a one-command app. Help, errors and behaviour are the
     same: the command is registered exactly as on ``app``.
     """
-    for info in app.registered_commands:
-        if (info.name or info.callback.__name__.replace("_", "-")) == name:  # type: ignore[union-attr]
-            mini = typer.Typer(cls=_Group, add_completion=False, pretty_exceptions_enable=False,
-                               rich_markup_mode=None)
-            mini.callback()(_group_callback)  # a group, as the full app is
-            mini.registered_commands = [info]
-            return mini
-    return app
+    info = _registered(name)
+    if info is None:
+        return app
+    mini = typer.Typer(cls=_Group, add_completion=False, pretty_exceptions_enable=False,
+                       rich_markup_mode=None)
+    mini.callback()(_group_callback)  # a group, as the full app is
+    mini.registered_commands = [info]
+    return mini
+
+
+def _registered(name: str | None) -> Any:
+    """The registered command called ``name`` (Typer's CommandInfo), or None."""
+    return next((info for info in app.registered_commands
+                 if (info.name or info.callback.__name__.replace("_", "-")) == name), None)  # type: ignore[union-attr]
 
 
 def _group_callback() -> None:
@@ -1303,8 +1309,7 @@ def _quick(name: str, args: list[str]) -> bool:
     """
     if "_ADJUDICATOR_COMPLETE" in os.environ:  # shell completion is Typer's
         return False
-    info = next((i for i in app.registered_commands
-                 if (i.name or i.callback.__name__.replace("_", "-")) == name), None)  # type: ignore[union-attr]
+    info = _registered(name)
     kwargs = None if info is None else quickargs.read(info, args)
     if kwargs is None:
         return False

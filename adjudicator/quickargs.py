@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from typer.core import TyperCommand
@@ -59,7 +59,6 @@ class _Param(NamedTuple):
 
 
 class _Command(NamedTuple):
-    callback: Callable[..., Any]
     options: dict[str, tuple[_Param, bool]]  # "--as" -> (param, value of a flag)
     arguments: tuple[_Param, ...]
     params: tuple[_Param, ...]
@@ -123,17 +122,13 @@ def _command(info: CommandInfo) -> _Command | None:
             on, _, off = decl.partition("/")
             for names, value in ((on, True), (off, False)):
                 for opt in names.split():
-                    if not opt:
-                        continue
                     if not re.fullmatch(r"--[A-Za-z0-9][-A-Za-z0-9_]*|-[A-Za-z0-9]", opt) \
                             or opt in options or (not value and kind[0] is not bool):
                         return None
                     options[opt] = (param, value)
-            if off and kind[0] is not bool:
-                return None
     if sum(a.many for a in arguments) > 1:
         return None
-    return _Command(info.callback, options, tuple(arguments), tuple(params))
+    return _Command(options, tuple(arguments), tuple(params))
 
 
 def _value(param: _Param, text: str) -> Any:
