@@ -455,9 +455,6 @@ def _direct_canonical(code: int, sig: int, res: int) -> bool | None:
 # the shipped file against it) and read when a fast path first needs it,
 # never at import: a command that plays no move starts sooner.
 
-_CLASS_CARDS = (0, 1, 2)  # the relative cards of the three classes: Sp/Sp, Sp/Su, Sp/Fa
-
-
 def _class_of(code: int) -> tuple[int, int]:
     """The class of a card, and the season its class's Spring is turned to."""
     a, b = code >> 2, code & 3
