@@ -111,7 +111,7 @@ def fresh_memos() -> None:
     """Empty every memo behind the fast paths and read their tables again
     from the shipped file (tables.bin), so what a test reads comes from the
     file, as in a process that has never seen a game."""
-    for memo in (rules._TEXTS, rules._BLOCKS, rules._MOVES):
+    for memo in (rules._TEXTS, rules._BLOCKS):
         memo.clear()
     rules._load()
 

@@ -14,6 +14,7 @@ a change to the rules or to the layout, write it again with
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from itertools import permutations
@@ -21,6 +22,8 @@ from itertools import permutations
 from .rules import (
     _KIND,
     _MAGIC,
+    _MASK_DIRS,
+    _ORDER_ID,
     _REL_CODES,
     _ROW,
     _SIGS,
@@ -49,6 +52,15 @@ def _row(code: int, sig: int) -> bytes:
         if face == code >> 2:
             row[2 + orders.index(order) if order else 1] = 1 + (final != code) * 16 + turned
     return bytes(row)
+
+
+def _orders_of(row: bytes) -> tuple[tuple[int, ...], ...]:
+    """The canonical orders a row lists, in the order of the listing: ``((),)``
+    for one move written without an order, ``()`` for no move."""
+    if row[1]:
+        return ((),)
+    perms = permutations(_MASK_DIRS[row[0]])
+    return tuple(p for i, p in enumerate(perms) if row[2 + i])
 
 
 def _largest(cards: int) -> int:
@@ -80,7 +92,17 @@ def tables() -> bytes:
     if sys.byteorder != "little":
         row_of.byteswap()
     groups = bytes(_largest(cards) for cards in range(1 << 16))
-    return _MAGIC + row_of.tobytes() + groups + b"".join(rows)
+    # The tuples of orders the rows list, numbered: ((),) is 0 and () is 1,
+    # the others in the order the rows first list them.
+    sets = {((),): 0, (): 1}
+    row_set = array("H", [sets.setdefault(_orders_of(row), len(sets)) for row in rows])
+    if sys.byteorder != "little":
+        row_set.byteswap()
+    listed = b"".join(bytes([len(s), *(_ORDER_ID[o] for o in s)]) for s in list(sets)[2:])
+    return (
+        _MAGIC + row_of.tobytes() + groups + struct.pack("<HH", len(rows), len(sets))
+        + b"".join(rows) + row_set.tobytes() + listed
+    )
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
+from operator import itemgetter
 from typing import NamedTuple
 
 import msgspec
@@ -447,10 +448,19 @@ def _direct_canonical(code: int, sig: int, res: int) -> bool | None:
 # if the card ends up turned over) + the mask of the directions of the
 # neighbours it turns over. Rows repeat: each is stored once and numbered.
 #
-# The file tables.bin beside this module holds, after _MAGIC: the number of
-# the row of each relative card and signature (5 x _SIGS, 2 bytes each,
-# little-endian), the largest connected group of each mask of cards in a
-# 4x4 box (2**16 bytes; 4 bits a row, for scoring), then the rows. It is
+# The canonical orders a row lists form a tuple of orders: ((),) for one
+# move written without an order, () for no move, else each order in the
+# listing's order. Few such tuples occur (491), so they are numbered, ((),)
+# as 0 and () as 1, and the moves made from them are shared.
+#
+# The file tables.bin beside this module holds, after _MAGIC (numbers are
+# little-endian): the number of the row of each relative card and
+# signature (5 x _SIGS, 2 bytes each); the largest connected group of each
+# mask of cards in a 4x4 box (2**16 bytes; 4 bits a row, for scoring); the
+# number of rows and of tuples of orders (2 bytes each); the rows; the
+# number of each row's tuple of orders (2 bytes a row); then the tuples
+# from the third on, each as its length (1 byte) and the number of each
+# of its orders in _ORDERS (1 byte each). It is
 # worked out from the plain definition above by _tables.py (a test checks
 # the shipped file against it) and read when a fast path first needs it,
 # never at import: a command that plays no move starts sooner.
@@ -473,7 +483,7 @@ _REL_CODES = (0, 1, 4, 2, 8)  # the relative cards, in the order of the file
 # Per card code: the place of its relative card in _REL_CODES, and its turn.
 _REL_INDEX = tuple(_REL_CODES.index(_TURN_CODE[-_CLASS[c][1]][c]) for c in range(16))
 _ROW = 26  # bytes a row: the mask, no order, then at most 4! orders
-_MAGIC = b"turn-of-time tables 1\n"
+_MAGIC = b"turn-of-time tables 2\n"
 _TABLES_FILE = os.path.join(os.path.dirname(__file__), "tables.bin")
 
 # Every order of meetings a move can name, numbered; 0 is no order.
@@ -493,21 +503,21 @@ _RESULTS = (None, *((f, _MASK_DIRS[m]) for f in (0, 1) for m in range(16)))
 # and the mask of its directions, 0 for no order; _ORDER_PARTS, the same by
 # the order's text), the shares of the signature per direction of each card
 # turned back by t seasons (_SIG_SHARES[t], as _SIG_N, ...), each move's
-# text without its order (_BASE[code][square]) and its entry of _TEXTS, and
-# the number of each row's tuple of orders (-1: not worked out yet).
+# text without its order (_BASE[code][square]) and its entry of _TEXTS.
 _ROW_OF: Sequence[int] | None = None
 _ROWS = b""
 _GROUP = b""
+_ROW_SET: Sequence[int] = ()  # the number of each row's tuple of orders
+_ORDER_SETS: list[tuple[tuple[int, ...], ...]] = []  # the tuples of orders, numbered
 _ORDER_AT: tuple[tuple[int, int], ...] = ()
 _ORDER_PARTS: dict[str, tuple[int, int]] = {}
 _SIG_SHARES: tuple[tuple[tuple[int, ...], ...], ...] = ()
 _BASE: tuple[tuple[str, ...], ...] = ()
-_ROW_ORDERS: list[int] = []
 
 
 def _load() -> None:
     """Read tables.bin and make what the fast paths need with it."""
-    global _ROW_OF, _ROWS, _GROUP, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE, _ROW_ORDERS
+    global _ROW_OF, _ROWS, _GROUP, _ROW_SET, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE
     try:
         with open(_TABLES_FILE, "rb") as f:
             data = f.read()
@@ -515,16 +525,31 @@ def _load() -> None:
         raise RuntimeError(f"{_TABLES_FILE} is missing from this installation: {e}") from None
     start = len(_MAGIC)
     groups = start + 2 * len(_REL_CODES) * _SIGS
-    rows = groups + (1 << 16)
-    if data[:start] != _MAGIC or (len(data) - rows) % _ROW:
+    counts = groups + (1 << 16)
+    nrows, nsets = int.from_bytes(data[counts : counts + 2], "little"), int.from_bytes(
+        data[counts + 2 : counts + 4], "little"
+    )
+    rows = counts + 4
+    row_set = rows + nrows * _ROW
+    sets = row_set + 2 * nrows
+    if data[:start] != _MAGIC or len(data) < sets:
         raise RuntimeError(f"{_TABLES_FILE} is not a table file of this version")
-    row_of = memoryview(data)[start:groups].cast("H")
+    view = memoryview(data)
+    row_of, row_sets = view[start:groups].cast("H"), view[row_set:sets].cast("H")
     if sys.byteorder != "little":  # the file is little-endian
         from array import array
 
-        swapped = array("H", row_of.tobytes())
-        swapped.byteswap()
-        row_of = memoryview(swapped)
+        row_of, row_sets = array("H", row_of.tobytes()), array("H", row_sets.tobytes())
+        row_of.byteswap()
+        row_sets.byteswap()
+    order_sets = [((),), ()]
+    at = sets
+    while at < len(data):
+        end = at + 1 + data[at]
+        order_sets.append(tuple([_ORDERS[i] for i in data[at + 1 : end]]))
+        at = end
+    if len(order_sets) != nsets or at != len(data):
+        raise RuntimeError(f"{_TABLES_FILE} is not a table file of this version")
     perms = [tuple(permutations(_MASK_DIRS[m])) for m in range(16)]
     order_at = []
     for order in _ORDERS:
@@ -544,10 +569,15 @@ def _load() -> None:
     _ORDER_PARTS = dict(zip(_SUFFIX, order_at))
     _SIG_SHARES = shares
     _BASE = base
-    _ROW_ORDERS = [-1] * ((len(data) - rows) // _ROW)
-    _SIG_SETS[:] = [None] * _SIGS  # worked out from the rows
-    _GROUP = data[groups:rows]
-    _ROWS = data[rows:]
+    _ORDER_SETS[:] = order_sets
+    _ROW_SET = row_sets
+    # Worked out from the tables as met: start afresh.
+    _SIG_SETS[:] = [None] * _SIGS
+    _PICK[:] = [None] * _SIGS
+    _ATOMS[:] = [None] * OFF
+    _BLOCKS.clear()
+    _GROUP = data[groups:counts]
+    _ROWS = data[rows:row_set]
     _ROW_OF = row_of
 
 
@@ -620,33 +650,8 @@ def _open_squares(
     ]
 
 
-# Tuples of orders, numbered: few occur (most are one move without an
-# order, or none), so the moves built from them are shared by every row
-# that has them.
-_ORDER_SETS: list[tuple[tuple[int, ...], ...]] = [((),), ()]
-_ORDER_SET_ID: dict[tuple[tuple[int, ...], ...], int] = {((),): 0, (): 1}
-_ORDER_SET_NONE = 1  # no move
-
-
-def _row_orders(row: int) -> int:
-    """The number of the tuple of canonical orders of a row, kept."""
-    at = row * _ROW
-    if _ROWS[at + 1]:
-        orders: tuple[tuple[int, ...], ...] = ((),)
-    else:
-        perms = permutations(_MASK_DIRS[_ROWS[at]])
-        orders = tuple([p for i, p in enumerate(perms) if _ROWS[at + 2 + i]])
-    i = _ORDER_SET_ID.get(orders)
-    if i is None:
-        i = _ORDER_SET_ID[orders] = len(_ORDER_SETS)
-        _ORDER_SETS.append(orders)
-    _ROW_ORDERS[row] = i
-    return i
-
-
 # Per signature, the number of the tuple of canonical orders of each card
-# code among such neighbours (None: not worked out yet): 6561 signatures,
-# soon all met, where squares and signatures together are many.
+# code among such neighbours (None: not worked out yet).
 _SIG_SETS: list[tuple[int, ...] | None] = [None] * _SIGS
 
 
@@ -654,90 +659,88 @@ def _sig_sets(sig: int) -> tuple[int, ...]:
     if _ROW_OF is None:
         _load()
     turned = [_turn_sig(sig, t) for t in range(4)]
-    sets = []
-    for code in range(16):
-        row = _ROW_OF[_REL_INDEX[code] * _SIGS + turned[_CLASS[code][1]]]
-        i = _ROW_ORDERS[row]
-        sets.append(i if i >= 0 else _row_orders(row))
-    out = _SIG_SETS[sig] = tuple(sets)
+    row_of, row_set = _ROW_OF, _ROW_SET
+    out = _SIG_SETS[sig] = tuple(
+        [row_set[row_of[_REL_INDEX[code] * _SIGS + turned[_CLASS[code][1]]]] for code in range(16)]
+    )
     return out
 
 
-# The legal moves on one square, per card code: [codes done as a bit mask,
-# the moves of code 0, ..., of code 15], each in the order of the listing.
-# Filled as hands need them; keyed square * _SIGS + signature.
-_BLOCKS: dict[int, list] = {}
-# The moves of a card code on a square with a tuple of orders, keyed
-# (order set * 16 + code) * OFF + square.
-_MOVES: dict[int, tuple[Move, ...]] = {}
+_ORDER_SET_NONE = 1  # the tuple of orders of no move
 _new_move = tuple.__new__  # Move(...) without the keyword handling of a named tuple
 
 
-def _moves(key: int) -> tuple[Move, ...]:
-    """The entry of _MOVES for ``key``, made and kept."""
-    if len(_MOVES) > 50_000:
-        _MOVES.clear()
-    rest, sq = divmod(key, OFF)
-    i, code = divmod(rest, 16)
-    face, back = code >> 2, code & 3
-    out = _MOVES[key] = tuple([_new_move(Move, (face, back, sq, o)) for o in _ORDER_SETS[i]])
-    return out
-
-
 def _fill(block: list, key: int, codes: tuple[int, ...]) -> None:
-    """Fill in the moves of the card ``codes`` on ``block``."""
+    """The plain definition of a block (see _BLOCKS): the moves of the card
+    ``codes`` on the square and signature of ``key``, put in ``block`` at
+    code + 1, each in the order of the listing."""
     sq, sig = divmod(key, _SIGS)
     sets = _SIG_SETS[sig] or _sig_sets(sig)
-    done = block[0]
     for code in codes:
-        if not done >> code & 1:
-            i = sets[code]
-            if i == _ORDER_SET_NONE:
-                block[code + 1] = ()
-            else:
-                k = (i * 16 + code) * OFF + sq
-                block[code + 1] = _MOVES.get(k) or _moves(k)
-            done |= 1 << code
-    block[0] = done
+        block[code + 1] = tuple(Move(code >> 2, code & 3, sq, o) for o in _ORDER_SETS[sets[code]])
+        block[0] |= 1 << code
 
 
-# Per hand: its card codes (both faces of each card) ascending, as their
-# places in a block (code + 1).
-_HAND_PLACES: dict[tuple[int, ...], tuple[int, ...]] = {}
+# The moves of each card code on a square with each tuple of orders, per
+# square: _ATOMS[square][set * 16 + code] (None: not made yet; None for a
+# square not met yet). Made with the moves without an order and the empty
+# tuples in place: most placements have one or the other.
+_ATOMS: list[list | None] = [None] * OFF
+# Per signature, what picks the 16 moves of a square and signature out of
+# the square's _ATOMS, code by code (None: not made yet).
+_PICK: list = [None] * _SIGS
 
 
-def _hand_places(hand: tuple[int, ...]) -> tuple[int, ...]:
-    if len(_HAND_PLACES) > 10_000:
-        _HAND_PLACES.clear()
-    out = _HAND_PLACES[hand] = tuple(sorted({c + 1 for k in hand for c in (k, _flip(k))}))
+def _atoms(sq: int) -> list:
+    out = [None] * (len(_ORDER_SETS) * 16)
+    for code in range(16):
+        out[code] = (_new_move(Move, (code >> 2, code & 3, sq, ())),)
+        out[16 + code] = ()
+    _ATOMS[sq] = out
     return out
 
 
-def _block(key: int) -> list:
-    """The entry of _BLOCKS for ``key``, made with the moves of every card
-    code (a hand met later on the same square and signature finds them)."""
-    if len(_BLOCKS) > 60_000:  # a few MB: a list of 17 per square and signature
-        _BLOCKS.clear()
-    # _fill(block, key, every code) written out: a fresh game meets new
-    # squares and signatures on about a quarter of its moves.
-    sq, sig = divmod(key, _SIGS)
+def _pick(sig: int) -> itemgetter:
     sets = _SIG_SETS[sig] or _sig_sets(sig)
-    get, none = _MOVES.get, _ORDER_SET_NONE
-    block = [_ALL_CODES]
-    add = block.append
-    k = sq
-    for i in sets:  # code 0, 1, ..., 15: k = (i * 16 + code) * OFF + sq
-        if i == none:
-            add(())
-        else:
-            at = k + i * 16 * OFF
-            add(get(at) or _moves(at))
-        k += OFF
+    out = _PICK[sig] = itemgetter(*[i * 16 + code for code, i in enumerate(sets)])
+    return out
+
+
+# The legal moves on a square among a signature, for every card code: a
+# tuple of 16, the moves of code 0, ..., 15, each in the order of the
+# listing (the moves of _fill). Kept as met, keyed square * _SIGS + signature.
+_BLOCKS: dict[int, tuple] = {}
+
+
+def _block(key: int) -> tuple:
+    """The entry of _BLOCKS for ``key``, made and kept."""
+    if len(_BLOCKS) > 60_000:  # a few MB: a tuple of 16 per square and signature
+        _BLOCKS.clear()
+    sq, sig = divmod(key, _SIGS)
+    pick = _PICK[sig] or _pick(sig)  # reads the tables first if need be
+    atoms = _ATOMS[sq] or _atoms(sq)
+    block = pick(atoms)
+    if None in block:  # moves with orders not made yet on this square
+        sets = _SIG_SETS[sig]
+        for code, moves in enumerate(block):
+            if moves is None:
+                atoms[sets[code] * 16 + code] = tuple(
+                    [_new_move(Move, (code >> 2, code & 3, sq, o)) for o in _ORDER_SETS[sets[code]]]
+                )
+        block = pick(atoms)
     _BLOCKS[key] = block
     return block
 
 
-_ALL_CODES = (1 << 16) - 1
+# Per hand: its card codes (both faces of each card), ascending.
+_HAND_CODES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _hand_codes(hand: tuple[int, ...]) -> tuple[int, ...]:
+    if len(_HAND_CODES) > 10_000:
+        _HAND_CODES.clear()
+    out = _HAND_CODES[hand] = tuple(sorted({c for k in hand for c in (k, _flip(k))}))
+    return out
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -746,7 +749,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if seat < 0:
         return ()
     hand = state.deck[:1] if state.deck else state.hands[seat]
-    places = _HAND_PLACES.get(hand) or _hand_places(hand)
+    codes = _HAND_CODES.get(hand) or _hand_codes(hand)
     get = _BLOCKS.get
     if state.placed == 0:  # 5.1a: the first card goes anywhere, written d4
         blocks = [get(CENTRE * _SIGS) or _block(CENTRE * _SIGS)]
@@ -764,7 +767,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     # The moves code by code, square by square: the blocks transposed.
     moves: list[Move] = []
     add = moves.extend
-    for i in places:
+    for i in codes:
         for block in blocks:
             add(block[i])
     return tuple(moves)
