@@ -222,6 +222,15 @@ class Game(Protocol):
         it with the checked path move by move.
         """
 
+    def fast_step(self, state: Any, move: Any) -> tuple[str, Any] | None:
+        """Optional: ``(format_move(state, move), apply(state, move))`` for a
+        move as ``legal_moves`` lists it, or ``None`` to take those two.
+
+        Self-play's hot path (``match.simulate``): a game whose canonical
+        text follows from the move alone spells it once and plays it.
+        Tests compare it with format_move and apply move by move.
+        """
+
     def redeal(self, state: Any, seat: int | None, seed: str) -> Any:
         """``state`` with everything ``seat`` cannot see re-randomised from ``seed``.
 

@@ -1024,18 +1024,24 @@ def simulate(
     entries: list[tuple[str, str, str | None]] = []
     to_move, legal, fmt, apply = game.to_move, game.legal_moves, game.format_move, game.apply
     # The text of a legal move is canonical, so fast_apply plays it as apply
-    # plays the move (the games' tests compare the two).
+    # plays the move; fast_step spells and plays it at once (the games'
+    # tests compare them with format_move and apply).
     fast = getattr(game, "fast_apply", None)
+    step = getattr(game, "fast_step", None)
     players = log.players
     while (seat := to_move(state)) is not None:
         if max_moves is not None and len(entries) >= max_moves:
             break
         moves = legal(state)
         move = moves[rng.below(len(moves))]
-        text = fmt(state, move)
+        done = None if step is None else step(state, move)
+        if done is None:
+            text = fmt(state, move)
+            after = None if fast is None else fast(state, text)
+            state = apply(state, move) if after is None else after
+        else:
+            text, state = done
         entries.append((players[seat], text, None))
-        after = None if fast is None else fast(state, text)
-        state = apply(state, move) if after is None else after
     return _with(log, sealed(log, entries), game.outcome(state))
 
 

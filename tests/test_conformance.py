@@ -10,7 +10,9 @@ random legal moves, and at every position:
 * the validation fast path (``fast_apply``) gives exactly the state of the
   checked path for every listed move, and ``None`` for every text that is
   not the canonical notation of a legal move (other positions' moves, other
-  spellings of listed ones);
+  spellings of listed ones); self-play's ``fast_step``, where a game has
+  it, gives the canonical text and the state of every listed move, and
+  ``None`` or the same as the checked path for any other;
 * each player's view (and the spectator's) is unchanged when everything that
   player cannot see is re-dealt, and so is its picture, byte for byte; every
   view renders in both styles within 72 columns (ASCII only in the ASCII
@@ -114,22 +116,30 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
                 assert game.format_move(state, game.parse_move(state, typed)) == text
             assert game.apply(state, again) == game.apply(state, move), "notation loses a choice"
         legal_texts = set(texts)
+        step = getattr(game, "fast_step", None)
         for move, text in zip(legal, texts):
             assert game.fast_apply(state, text) == game.apply(state, move), "fast path differs"
+            if step is not None:  # self-play's path: a listed move is spelled and played at once
+                assert step(state, move) == (text, game.apply(state, move)), "fast step differs"
             for typed in {text.lower(), text.upper(), f" {text}"} - {text}:
                 assert game.fast_apply(state, typed) is None, f"fast path takes {typed!r}"
         for text in pool:
             if text not in legal_texts:
                 assert game.fast_apply(state, text) is None, f"fast path takes {text!r}"
         for text in pool:
+            move = None
             try:
                 move = game.parse_move(state, text)
                 canonical = game.format_move(state, move)
                 game.apply(state, move)
             except MoveError:
                 assert text not in legal_texts, f"listed move {text!r} refused"
+                if step is not None and move is not None:
+                    assert step(state, move) is None, f"fast step plays {text!r}"
                 continue
             assert canonical in legal_texts, f"{text!r} applied but is not listed"
+            if step is not None:
+                assert step(state, move) in (None, (canonical, game.apply(state, move)))
         pool = (pool + texts[:: max(1, len(texts) // 12)])[-120:]
         # Pictures are slow to compare: every fifth position and the end.
         check_views(game, state, n, seed, picture=len(states) % 5 == 1)

@@ -211,3 +211,45 @@ def test_fast_play_agrees_with_fast_apply_move_by_move(n):
                     got = rules.fast_play(start, texts[:k] + [bad] + texts[k + 1:])
                     assert got == (seats[:k], before), (k, bad)
         assert rules.fast_play(states[-1], texts[:1]) == ([], states[-1])  # the game is over
+
+
+def move_variants(move: tot.Move) -> list[tot.Move]:
+    """Moves near ``move``: the other face, other and impossible orders,
+    neighbouring, taken and off-board squares, cards out of range."""
+    face, back, sq, order = move
+    out = [tot.Move(back, face, sq, order), tot.Move(face, back, sq, ()),
+           tot.Move(face, back, sq, (0,)), tot.Move(face, back, sq, (0, 1, 2, 3)),
+           tot.Move(face, back, sq, (1, 1)), tot.Move(face, back, sq, (4,)),
+           tot.Move(face, back, sq, order[::-1]), tot.Move(face, back, sq, order[1:]),
+           tot.Move(4, back, sq, order), tot.Move(face, -1, sq, order),
+           tot.Move(face, back, -1, order), tot.Move(face, back, rules.OFF, order),
+           tot.Move(face, back, rules.CENTRE, order)]
+    out += [tot.Move(face, back, j, ()) for j in rules.NEIGHBOURS[sq] if j != rules.OFF]
+    out += [tot.Move(face, back, sq, p) for p in itertools.permutations(order)]
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_fast_step_is_format_and_apply(n):
+    """``fast_step`` (self-play's hot path) spells and plays every listed
+    move as ``format_move`` and ``apply`` do, and gives None for any other
+    move: another face or order, a square taken or out of reach, a card
+    out of range, a finished game."""
+    p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    names = NAMES[:n] if n > 1 else ("sol",)
+    for seed in range(6):
+        state = tot.setup(p, names, f"step-{seed}")
+        rng = random.Random(f"step/{n}/{seed}")
+        while state.seat >= 0:
+            legal = tot.legal_moves(state)
+            for move in legal:
+                assert tot.fast_step(state, move) == (tot.format_move(state, move), tot.apply(state, move))
+            listed = set(legal)
+            for move in move_variants(rng.choice(legal)):
+                if move in listed:
+                    continue
+                # Every legal move in canonical form is listed: the rest is
+                # for the checked path (a spelling forgiven, or refused).
+                assert tot.fast_step(state, move) is None, move
+            state = tot.apply(state, rng.choice(legal))
+        assert tot.fast_step(state, tot.Move(0, 0, rules.CENTRE, ())) is None  # the game is over

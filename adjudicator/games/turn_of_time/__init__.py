@@ -26,6 +26,7 @@ from .rules import (
     apply,
     fast_apply,
     fast_play,
+    fast_step,
     legal_moves,
     outcome,
     redeal,
@@ -40,7 +41,7 @@ from .text import render
 __all__ = [
     "ID", "TITLE", "RULES", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
     "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "fast_apply", "fast_play", "redeal",
+    "standing", "view", "render", "draw", "fast_apply", "fast_play", "fast_step", "redeal",
     "narrate", "read_listed",
     # used by the tests: the cards of the game, a move, the names of the squares
     "DECK", "Move", "SQUARES",

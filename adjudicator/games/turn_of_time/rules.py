@@ -782,18 +782,28 @@ def _card_name(face: int, back: int) -> str:
 
 
 def apply(state: State, move: Move) -> State:
+    # A legal move written canonically takes the fast path. Otherwise check
+    # it step by step: to say what is wrong, or to play a spelling the
+    # notation forgives (the other face, an order not needed).
+    step = fast_step(state, move)
+    return _apply_checked(state, move) if step is None else step[1]
+
+
+def fast_step(state: State, move: Move) -> tuple[str, State] | None:
+    """``(format_move(state, move), apply(state, move))`` for a legal move
+    in its canonical form (as :func:`legal_moves` lists them); None for any
+    other move. Self-play's hot path: the move's text is spelled at once, and
+    :func:`fast_apply` plays it only if it is the canonical notation of a
+    legal move here, so the text is the one ``format_move`` gives."""
     face, back, sq, order = move
     oid = _ORDER_ID.get(order)
-    if oid is not None and 0 <= face < 4 and 0 <= back < 4 and 0 <= sq < OFF:
-        # A legal move written canonically takes the fast path.
-        if _ROW_OF is None:
-            _load()
-        after = fast_apply(state, _BASE[face * 4 + back][sq] + _SUFFIX[oid])
-        if after is not None:
-            return after
-    # Otherwise check it step by step: to say what is wrong, or to play a
-    # spelling the notation forgives (the other face, an order not needed).
-    return _apply_checked(state, move)
+    if oid is None or not (0 <= face < 4 and 0 <= back < 4 and 0 <= sq < OFF):
+        return None
+    if _ROW_OF is None:
+        _load()
+    text = _BASE[face * 4 + back][sq] + _SUFFIX[oid]
+    after = fast_apply(state, text)
+    return None if after is None else (text, after)
 
 
 def _apply_checked(state: State, move: Move) -> State:
