@@ -253,3 +253,40 @@ def test_fast_step_is_format_and_apply(n):
                 assert tot.fast_step(state, move) is None, move
             state = tot.apply(state, rng.choice(legal))
         assert tot.fast_step(state, tot.Move(0, 0, rules.CENTRE, ())) is None  # the game is over
+
+
+@pytest.mark.parametrize("n", [1, 3, 4])
+def test_no_fast_path_lets_the_cards_outgrow_a_4x4_box(n):
+    """5.1b: a card next to a card but outside the 4x4 box the cards may
+    still span is refused by fast_apply, fast_play and fast_step in every
+    canonical spelling, as the checked path refuses it; at every position
+    of random games, on every such square."""
+    p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    names = NAMES[:n] if n > 1 else ("sol",)
+    tried = 0
+    for seed in range(6):
+        state = tot.setup(p, names, f"box-{seed}")
+        rng = random.Random(f"box/{n}/{seed}")
+        while state.seat >= 0:
+            r0, r1, c0, c1 = state.box
+            hand = state.deck[:1] if state.deck else state.hands[state.seat]
+            for sq in range(rules.OFF):
+                r, c = rules._ROW_COL[sq]
+                near = any(state.board[j] >= 0 for j in rules.NEIGHBOURS[sq])
+                if state.board[sq] >= 0 or not near:
+                    continue
+                if max(r, r1) - min(r, r0) <= 3 and max(c, c1) - min(c, c0) <= 3:
+                    continue
+                for kind in set(hand):
+                    for code in {kind, rules._flip(kind)}:
+                        for order in rules._ORDERS:
+                            move = tot.Move(code >> 2, code & 3, sq, order)
+                            text = rules._text(code, sq) + rules._SUFFIX[rules._ORDER_ID[order]]
+                            tried += 1
+                            assert tot.fast_apply(state, text) is None, text
+                            assert rules.fast_play(state, [text]) == ([], state), text
+                            assert tot.fast_step(state, move) is None, text
+                            with pytest.raises(MoveError, match="5.1"):
+                                tot.apply(state, move)
+            state = tot.apply(state, rng.choice(tot.legal_moves(state)))
+    assert tried > 1000
