@@ -183,6 +183,58 @@ def test_scoring_is_the_plain_scoring(n):
                     assert rules._score(*args) == _score_plain(*args), args
 
 
+def _tally_plain(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Face-up cards per season and each season's largest group, over the
+    whole 7x7 frame, by search: the definition the tally is held to."""
+    counts, groups = [0] * 4, [0] * 4
+    seen: set[int] = set()
+    for start in range(rules.SIZE * rules.SIZE):
+        if board[start] < 0:
+            continue
+        season = board[start] >> 2
+        counts[season] += 1
+        if start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            i = stack.pop()
+            size += 1
+            for j in rules.NEIGHBOURS[i]:
+                if j != rules.OFF and j not in seen and board[j] >= 0 and board[j] >> 2 == season:
+                    seen.add(j)
+                    stack.append(j)
+        groups[season] = max(groups[season], size)
+    return counts, groups
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_the_tally_is_the_plain_tally(n):
+    """At every position of random games (and on the empty table), the face-up
+    cards and largest groups the scoring reads from the box's window are
+    those found by search over the whole frame; also on boards of random
+    cards filling random boxes, up to all 16 squares."""
+    rng = random.Random(f"tally/{n}")
+    p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    names = ("ann", "bob", "cy", "dee")[:n] if n > 1 else ("sol",)
+    for seed in range(12):
+        state = tot.setup(p, names, f"tally-{seed}")
+        assert rules._tally(state.board, state.box) == _tally_plain(state.board)
+        while state.seat >= 0:
+            state = tot.apply(state, rng.choice(tot.legal_moves(state)))
+            assert rules._tally(state.board, state.box) == _tally_plain(state.board)
+    for _ in range(400):
+        r0, c0 = rng.randrange(rules.SIZE), rng.randrange(rules.SIZE)
+        r1, c1 = min(rules.SIZE - 1, r0 + rng.randrange(4)), min(rules.SIZE - 1, c0 + rng.randrange(4))
+        board = list(rules._EMPTY)
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                if rng.random() < 0.8:
+                    board[r * rules.SIZE + c] = rng.randrange(16)
+        board = tuple(board)
+        assert rules._tally(board, (r0, r1, c0, c1)) == _tally_plain(board), (r0, r1, c0, c1)
+
+
 def test_a_game_refused_and_replayed_after_the_tables_are_read_again():
     """Reading the tables again (as a new process would) changes nothing."""
     p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}

@@ -1192,18 +1192,29 @@ _TURNS = tuple(
 # --- scoring (6, 7) ------------------------------------------------------------------------
 
 
-# The squares of a box (the rows and columns the cards span, never more
-# than 4x4: 5.1b), each with its bit in a mask of the box read row by row,
-# 4 bits a row: the index of the mask in the table of largest groups (_GROUP).
-_BOX_BITS: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
+# The tally reads the cards in a 4x4 window from the top left corner of the
+# box (the rows and columns the cards span, never more than 4x4: 5.1b), a
+# row of four at a time. A row's cards are one number, a base-5 digit a
+# place (0 empty, else 1 + the season face up), summed from _FACE_AT; per
+# such number, _ROW_SEASONS holds each season's cards in the row as a 4-bit
+# mask, season s at bit 16 * s. Shifted by 4 bits a row and combined, they
+# give each season's mask of the box read row by row, 4 bits a row: its
+# index in the table of largest groups (_GROUP).
+_FACE_AT = tuple(tuple([(1 + (c >> 2)) * 5**k for c in range(16)] + [0]) for k in range(4))
+_ROW_SEASONS = tuple(
+    sum(1 << 16 * (d - 1) + k for k in range(4) if (d := row // 5**k % 5))
+    for row in range(5**4)
+)
+# Per box met: the 16 squares of its window, row by row (OFF off the frame).
+_WINDOWS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
-def _box_bits(box: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
-    r0, r1, c0, c1 = box
-    out = _BOX_BITS[box] = tuple(
-        (r * SIZE + c, 1 << ((r - r0) * 4 + c - c0))
-        for r in range(r0, r1 + 1)
-        for c in range(c0, c1 + 1)
+def _window(box: tuple[int, int, int, int]) -> tuple[int, ...]:
+    r0, _, c0, _ = box
+    out = _WINDOWS[box] = tuple(
+        r * SIZE + c if r < SIZE and c < SIZE else OFF
+        for r in range(r0, r0 + 4)
+        for c in range(c0, c0 + 4)
     )
     return out
 
@@ -1214,17 +1225,25 @@ def _tally(
     """Face-up cards per season and each season's largest connected group.
 
     Only the squares inside ``box`` (the rows and columns the cards span) can
-    hold cards, so only they are visited.
+    hold cards, so only its window is read (see above).
     """
     if _ROW_OF is None:
         _load()
-    masks = [0, 0, 0, 0]
-    for i, bit in _BOX_BITS.get(box) or _box_bits(box):
-        c = board[i]
-        if c >= 0:
-            masks[c >> 2] |= bit
+    a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p = _WINDOWS.get(box) or _window(box)
+    f0, f1, f2, f3 = _FACE_AT
+    rows = _ROW_SEASONS
+    packed = (
+        rows[f0[board[a]] + f1[board[b]] + f2[board[c]] + f3[board[d]]]
+        | rows[f0[board[e]] + f1[board[f]] + f2[board[g]] + f3[board[h]]] << 4
+        | rows[f0[board[i]] + f1[board[j]] + f2[board[k]] + f3[board[l]]] << 8
+        | rows[f0[board[m]] + f1[board[n]] + f2[board[o]] + f3[board[p]]] << 12
+    )
+    m0, m1, m2, m3 = packed & 0xFFFF, packed >> 16 & 0xFFFF, packed >> 32 & 0xFFFF, packed >> 48
     group = _GROUP
-    return [m.bit_count() for m in masks], [group[m] for m in masks]
+    return (
+        [m0.bit_count(), m1.bit_count(), m2.bit_count(), m3.bit_count()],
+        [group[m0], group[m1], group[m2], group[m3]],
+    )
 
 
 _ORDINALS = ("0th", "1st", "2nd", "3rd", "4th")
