@@ -125,11 +125,18 @@ def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
     blocks = (count + 7) // 8
     if blocks > len(_SHUFFLE):
         return Chance(seed, label).shuffle(items)
-    prefix = DOMAIN + b"\x00" + seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
-    sha256 = hashlib.sha256
+    prefix = b"\x00".join((DOMAIN, seed.encode("utf-8"), label.encode("utf-8"), b""))
     unpack, counters = _SHUFFLE[blocks - 1]
-    words = unpack(b"".join([sha256(prefix + c).digest() for c in counters]))
-    if max(words) >= _WORD - count:  # a word below(n) might reject, for some n <= count + 1
+    if blocks == 1:
+        data = hashlib.sha256(prefix + _FIRST).digest()
+    else:
+        sha256 = hashlib.sha256
+        data = b"".join([sha256(prefix + c).digest() for c in counters])
+    words = unpack(data)
+    # A word below(n) might reject, for some n <= count + 1 <= 49, only if it
+    # is at least 2**32 - 49: its first three bytes are all 0xff. Those are
+    # looked for in the blocks first (any three in a row: a superset).
+    if b"\xff\xff\xff" in data and max(words) >= _WORD - count:
         return Chance(seed, label).shuffle(items)
     for i, j in zip(range(count, 0, -1), map(mod, words, range(count + 1, 1, -1))):
         out[i], out[j] = out[j], out[i]
@@ -140,3 +147,4 @@ def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
 #: the stream's first k blocks at once, and those blocks' counters as hashed.
 _SHUFFLE = tuple((struct.Struct(f">{8 * k}I").unpack,
                   tuple(c.to_bytes(8, "big") for c in range(k))) for k in range(1, 7))
+_FIRST = (0).to_bytes(8, "big")  # the counter of the first block

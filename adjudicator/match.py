@@ -328,7 +328,7 @@ def start(log: Log) -> tuple[Game, Any]:
     checked = None
     if log.started is None and not log.tags:
         key = (log.game, log.version, log.rules, log.clock, log.deadline, log.players,
-               tuple([(k, v.__class__, v) for k, v in log.params.items()]))
+               tuple(log.params.items()), tuple(map(type, log.params.values())))
         checked = _STARTS.get(key)
     if checked is None:
         game = games.get(log.game)
@@ -369,7 +369,7 @@ def _log_params(game: Game, log: Log) -> dict[str, Value]:
     """``resolve_params`` of a log's header, kept: bulk validation meets the
     same few headers again and again. Keyed by the type of each value too
     (True == 1); a header that is refused is not kept."""
-    key = (game.ID, log.rules, tuple([(k, v.__class__, v) for k, v in log.params.items()]))
+    key = (game.ID, log.rules, tuple(log.params.items()), tuple(map(type, log.params.values())))
     params = _PARAMS.get(key)
     if params is None:
         params = resolve_params(game, log.params, complete=True, rules=log.rules)

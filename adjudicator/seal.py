@@ -72,7 +72,7 @@ def header_digest(
     # to log: their fields are kept, keyed by what they are made of (the
     # type of each parameter too, as True == 1).
     players = tuple(players)
-    key = (format_, version, game, tuple([(k, v.__class__, v) for k, v in params.items()]),
+    key = (format_, version, game, tuple(params.items()), tuple(map(type, params.values())),
            players, commitment is None, referee, tuple((keys or {}).items()), rules,
            tuple((tags or {}).items()), clock, deadline)
     parts = _HEADERS.get(key)
