@@ -28,7 +28,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import permutations, product
+from itertools import permutations
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -517,7 +517,7 @@ _BASE: tuple[tuple[str, ...], ...] = ()
 
 def _load() -> None:
     """Read tables.bin and make what the fast paths need with it."""
-    global _ROW_OF, _ROWS, _GROUP, _ROW_SET, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE, _BOXES
+    global _ROW_OF, _ROWS, _GROUP, _ROW_SET, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE
     try:
         with open(_TABLES_FILE, "rb") as f:
             data = f.read()
@@ -571,10 +571,6 @@ def _load() -> None:
     _ORDER_PARTS = dict(zip(_SUFFIX, order_at))
     _SIG_SHARES = shares
     _BASE = base
-    if not _BOXES:
-        _BOXES = tuple(product(range(SIZE), repeat=4))
-        _BOX_ID.update((box, i) for i, box in enumerate(_BOXES))
-        _GROWN[:] = [None] * len(_BOXES)
     _ORDER_SETS[:] = order_sets
     _ROW_SET = row_sets
     # Worked out from the tables as met: start afresh.
@@ -1087,9 +1083,10 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     deck = state.deck
     size = len(deck)
     drawn = 0  # solo: cards taken from the deck so far
-    # The box the cards span, by its number in _BOXES (none yet: -1).
-    box = _BOX_ID[state.box] if placed else -1
-    grown = _GROWN
+    # The rows and the columns the cards span, each as a number of _SPAN.
+    r0, r1, c0, c1 = state.box
+    rspan, cspan = r0 * SIZE + r1, c0 * SIZE + c1
+    span = _SPAN
     last = state.last
     n_players = len(state.players)
     following = _FOLLOWING[n_players]
@@ -1119,11 +1116,11 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
         if res is None:  # not the canonical way of writing a move
             break
         if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
-            after = (grown[box] or _grown(box))[sq]
-            if after < 0:
+            rspan_after, cspan_after = span[rspan * SIZE + r], span[cspan * SIZE + c]
+            if rspan_after < 0 or cspan_after < 0:
                 break
         elif placed == 0 and sq == CENTRE:
-            after = _BOX_ID[r, r, c, c]
+            rspan_after, cspan_after = r * SIZE + r, c * SIZE + c
         else:
             break
         if drawn < size:  # 7: the card drawn
@@ -1140,7 +1137,7 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
         for d in flips:
             j = nbrs[d]
             board[j] = flipped[board[j]]
-        box = after
+        rspan, cspan = rspan_after, cspan_after
         placed += 1
         last = sq
         seat = following[seat]
@@ -1154,30 +1151,22 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
         deck=deck[drawn:],
         placed=placed,
         seat=-1 if placed == CARDS else seat,
-        box=_BOXES[box],
+        box=(*divmod(rspan, SIZE), *divmod(cspan, SIZE)),
         last=last,
     )
     # Seats take turns: the seats of the texts played follow from the first.
     return list(_TURNS[n_players][state.seat][:played]), after
 
 
-# Every box of rows and columns r0, r1, c0, c1 on the frame, numbered; and
-# per box met, the number of the box the cards span after a card is placed
-# on each square, -1 where they would no longer fit a 4x4 box (5.1b).
-# Made by _load.
-_BOXES: tuple[tuple[int, int, int, int], ...] = ()
-_BOX_ID: dict[tuple[int, int, int, int], int] = {}
-_GROWN: list[list[int] | None] = []
-
-
-def _grown(box: int) -> list[int]:
-    r0, r1, c0, c1 = _BOXES[box]
-    out = []
-    for r, c in _ROW_COL:
-        top, bottom, left, right = min(r, r0), max(r, r1), min(c, c0), max(c, c1)
-        out.append(-1 if bottom - top > 3 or right - left > 3 else _BOX_ID[top, bottom, left, right])
-    _GROWN[box] = out
-    return out
+# The rows (or the columns) the cards span, first and last as one number,
+# first * SIZE + last: _SPAN[span * SIZE + i] is the span after a card in
+# row (column) i, -1 where the cards would span more than 4 (5.1b).
+_SPAN = tuple(
+    -1 if max(i, last) - min(i, first) > 3 else min(i, first) * SIZE + max(i, last)
+    for first in range(SIZE)
+    for last in range(SIZE)
+    for i in range(SIZE)
+)
 
 
 # Per number of players: the seat after each seat, and the seats taking
