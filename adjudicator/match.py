@@ -147,12 +147,7 @@ def _new_log(
     started: str | None = None,
 ) -> tuple[Log, Game, Any]:
     """:func:`new_log`, and the game and starting state it checked it with."""
-    import unicodedata
-
-    game = games.get(game_id)
-    players = check_players(game, [unicodedata.normalize("NFC", p) for p in players])
-    if any(p.casefold() == events.REFEREE for p in players):
-        raise ParameterError(f"player name {events.REFEREE!r} is kept for a game's referee")
+    game, players, resolved = _checked_players_and_params(game_id, tuple(players), params or {})
     if seed is None:
         seed = seal.new_secret_seed()[:16]
     if not seed:
@@ -161,7 +156,7 @@ def _new_log(
         format=FORMAT,
         version=VERSION,
         game=game.ID,
-        params=resolve_params(game, params or {}),
+        params=resolved,
         players=players,
         seed=seed,
         salt=None,
@@ -183,6 +178,37 @@ def _new_log(
         raise ParameterError(str(e).removeprefix("header: ")) from None
     game, state = start(log)  # the game must be able to set itself up with these
     return log, game, state
+
+
+def _checked_players_and_params(
+    game_id: str, players: tuple[str, ...], params: Mapping[str, Any]
+) -> tuple[Game, tuple[str, ...], dict[str, Value]]:
+    """The game, the player names (NFC) and every parameter of a new log,
+    checked. Kept per game, names and parameters given (their types too, as
+    True == 1): self-play starts log after log with the same few. What is
+    refused, or cannot be a key, is not kept."""
+    try:
+        key = (game_id, players, tuple(params.items()), tuple(map(type, params.values())))
+        checked = _NEW_LOGS.get(key)
+    except TypeError:  # a name or a parameter that is no key: checked, not kept
+        key = checked = None
+    if checked is None:
+        import unicodedata
+
+        game = games.get(game_id)
+        names = check_players(game, [unicodedata.normalize("NFC", p) for p in players])
+        if any(p.casefold() == events.REFEREE for p in names):
+            raise ParameterError(f"player name {events.REFEREE!r} is kept for a game's referee")
+        checked = (game, names, resolve_params(game, params))
+        if key is not None:
+            if len(_NEW_LOGS) >= 1000:
+                _NEW_LOGS.clear()
+            _NEW_LOGS[key] = checked
+    game, names, resolved = checked
+    return game, names, dict(resolved)
+
+
+_NEW_LOGS: dict[tuple, tuple[Game, tuple[str, ...], dict[str, Value]]] = {}
 
 
 def new_refereed(

@@ -306,3 +306,30 @@ def test_start_keeps_only_headers_it_accepted(finished: logmod.Log) -> None:
                 match.start(bad)
             assert str(e.value).startswith(("header: ", "unknown game")), str(e.value)
     assert match.start(finished) == (game, state)
+
+
+def test_new_logs_keep_only_players_and_parameters_they_accepted() -> None:
+    """new_log keeps the checks of the players and parameters it accepted: a
+    second log of the same header is the same; names or parameters that
+    differ in anything (a parameter's type too: True == 1; the spelling of a
+    name before NFC) are checked afresh, refused ones are refused again with
+    the same words, and a log's parameters are its own to change."""
+    from adjudicator.errors import ParameterError
+
+    players = ["ann", "bob", "cy"]
+    first = match.new_log("turn-of-time", players, "keep")
+    again = match.new_log("turn-of-time", players, "keep")
+    assert again == first and again.params is not first.params
+    again.params["goal"] = "changed"
+    assert match.new_log("turn-of-time", players, "keep") == first
+    # A name in another normal form is the same player once normalised (NFC).
+    assert match.new_log("turn-of-time", ["Zoe\u0301", "bob", "cy"], "nfc").players[0] == "Zo\u00e9"
+    for _ in range(2):
+        for names, params in ((["ann", "ann", "cy"], None), (["ann", "bob", "c y"], None),
+                              (["ann", "bob", "referee"], None), (["ann", "bob"] * 3, None),
+                              (players, {"goal": True}), (players, {"goal": 1}),
+                              (players, {"nope": 1}), (players, {"goal": ["a list"]})):
+            with pytest.raises(ParameterError) as e:
+                match.new_log("turn-of-time", names, "bad", params)
+            assert "\n" not in str(e.value), str(e.value)
+    assert match.new_log("turn-of-time", players, "keep") == first

@@ -578,6 +578,7 @@ def _load() -> None:
     _PICK[:] = [None] * _SIGS
     _ATOMS[:] = [None] * OFF
     _BLOCKS.clear()
+    _PLAYS.clear()
     _GROUP = data[groups:counts]
     _ROWS = data[rows:row_set]
     # A list: read on every move, and a list is read several times faster
@@ -799,6 +800,21 @@ def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     other move. Self-play's hot path: the move's text is spelled at once, and
     :func:`fast_apply` plays it only if it is the canonical notation of a
     legal move here, so the text is the one ``format_move`` gives."""
+    step = _PLAYS.get(move) or _step_of(move)
+    if step is None:
+        return None
+    known, place, mask, text = step
+    after = _play(state, known, place, mask)
+    return None if after is None else (text, after)
+
+
+# Per move met: its entry of _KNOWN, its order's place in a row and mask
+# (_ORDER_AT) and its text; legal_moves lists the same few moves again and
+# again. Kept for moves some canonical text spells.
+_PLAYS: dict[Move, tuple[_Known, int, int, str]] = {}
+
+
+def _step_of(move: Move) -> tuple[_Known, int, int, str] | None:
     face, back, sq, order = move
     oid = _ORDER_ID.get(order)
     if oid is None or not (0 <= face < 4 and 0 <= back < 4 and 0 <= sq < OFF):
@@ -806,8 +822,10 @@ def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     if _ROW_OF is None:
         _load()
     code = face * 4 + back
-    after = _play(state, _KNOWN[code * OFF + sq], *_ORDER_AT[oid])
-    return None if after is None else (_BASE[code][sq] + _SUFFIX[oid], after)
+    if len(_PLAYS) > 60_000:
+        _PLAYS.clear()
+    out = _PLAYS[move] = (_KNOWN[code * OFF + sq], *_ORDER_AT[oid], _BASE[code][sq] + _SUFFIX[oid])
+    return out
 
 
 def _apply_checked(state: State, move: Move) -> State:
