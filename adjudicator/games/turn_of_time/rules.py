@@ -577,6 +577,7 @@ def _load() -> None:
     _SIG_SETS[:] = [None] * _SIGS
     _PICK[:] = [None] * _SIGS
     _ATOMS[:] = [None] * OFF
+    _MOVE_AT.clear()
     _BLOCKS.clear()
     _PLAYS.clear()
     _GROUP = data[groups:counts]
@@ -699,10 +700,24 @@ _PICK: list = [None] * _SIGS
 def _atoms(sq: int) -> list:
     out = [None] * (len(_ORDER_SETS) * 16)
     for code in range(16):
-        out[code] = (_new_move(Move, (code >> 2, code & 3, sq, ())),)
+        out[code] = (_move_at(code, sq, ()),)
         out[16 + code] = ()
     _ATOMS[sq] = out
     return out
+
+
+# Every move made, keyed (code * OFF + square) * _NORDERS + order number:
+# one object per move, however many tuples of orders hold it (the moves
+# kept are tracked by the garbage collector, which visits each one).
+_MOVE_AT: dict[int, Move] = {}
+
+
+def _move_at(code: int, sq: int, order: tuple[int, ...]) -> Move:
+    key = (code * OFF + sq) * _NORDERS + _ORDER_ID[order]
+    move = _MOVE_AT.get(key)
+    if move is None:
+        move = _MOVE_AT[key] = _new_move(Move, (code >> 2, code & 3, sq, order))
+    return move
 
 
 def _pick(sig: int) -> itemgetter:
@@ -730,7 +745,7 @@ def _block(key: int) -> tuple:
         for code, moves in enumerate(block):
             if moves is None:
                 atoms[sets[code] * 16 + code] = tuple(
-                    [_new_move(Move, (code >> 2, code & 3, sq, o)) for o in _ORDER_SETS[sets[code]]]
+                    [_move_at(code, sq, o) for o in _ORDER_SETS[sets[code]]]
                 )
         block = pick(atoms)
     _BLOCKS[key] = block
