@@ -346,6 +346,12 @@ def start(log: Log) -> tuple[Game, Any]:
     A refereed log must have been unlocked with the referee's secret (or
     revealed); a revealed seed must match the commitment.
     """
+    game, state, _ = _start(log)
+    return game, state
+
+
+def _start(log: Log) -> tuple[Game, Any, tuple | None]:
+    """:func:`start`, and the key its checks are kept under (None: not kept)."""
     # The checks of the game, the rules, the players and the parameters are
     # kept for a header without tags or start time, keyed by every field
     # they read (the type of each parameter too, as True == 1): bulk
@@ -385,7 +391,7 @@ def start(log: Log) -> tuple[Game, Any]:
         log.salt is None or seal.commit(log.seed, log.salt) != log.commitment
     ):
         raise BadLogError("header: the seed and salt do not match the commitment")
-    return game, game.setup(dict(params), log.players, chance_seed(log))
+    return game, game.setup(dict(params), log.players, chance_seed(log)), key
 
 
 _STARTS: dict[tuple, tuple[Game, dict[str, Value]]] = {}
@@ -885,13 +891,25 @@ def _plain_valid(log: Log) -> Replay | None:
             or log.signature is not None):
         return None
     try:
-        game, state = start(log)
+        game, state, key = _start(log)
     except Exception:  # a bad header: the full path says what is wrong, in its order
         return None
     batch = getattr(game, "fast_play", None)
     if batch is None:
         return None
-    chained = seal.chained_moves(head_digest(log), log.moves)
+    # The fields of a plain header follow from what start() keyed its
+    # checks by (no tags, no start time; and checked above: no clock,
+    # deadline, keys, commitment or referee); kept under that key.
+    parts = None if key is None else _PLAIN_HEADS.get(key)
+    if parts is None:
+        parts = seal.header_parts(log.format, log.version, log.game, log.params, log.players,
+                                  True, None, {}, log.rules, log.tags, log.clock, log.deadline)
+        if key is not None:
+            if len(_PLAIN_HEADS) >= 1000:
+                _PLAIN_HEADS.clear()
+            _PLAIN_HEADS[key] = parts
+    head = seal.header_digest_of(parts, log.seed or "", log.started)
+    chained = seal.chained_moves(head, log.moves)
     if chained is None:
         return None
     texts, bys = chained
@@ -906,6 +924,9 @@ def _plain_valid(log: Log) -> Replay | None:
     if game.outcome(after) != log.result:
         return None
     return _replay_of(log, game, after)
+
+
+_PLAIN_HEADS: dict[tuple, tuple[bytes, bytes | None]] = {}
 
 
 def check_seals(log: Log) -> None:

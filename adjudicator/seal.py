@@ -77,13 +77,19 @@ def header_digest(
            tuple((tags or {}).items()), clock, deadline)
     parts = _HEADERS.get(key)
     if parts is None:
-        parts = _header_parts(format_, version, game, params, players, commitment is None, referee,
-                              keys or {}, rules, tags or {}, clock, deadline)
+        parts = header_parts(format_, version, game, params, players, commitment is None, referee,
+                             keys or {}, rules, tags or {}, clock, deadline)
         if len(_HEADERS) >= 1000:  # bound the memory a stream of odd logs can take
             _HEADERS.clear()
         _HEADERS[key] = parts
+    return header_digest_of(parts, (seed or "") if commitment is None else commitment, started)
+
+
+def header_digest_of(parts: tuple[bytes, bytes | None], bound: str, started: str | None) -> bytes:
+    """:func:`header_digest` from the fields of :func:`header_parts` and
+    the seed (or the commitment) the header is bound to, and its start time."""
     head, middle = parts
-    data = ((seed or "") if commitment is None else commitment).encode("utf-8")
+    data = bound.encode("utf-8")
     data = head + _LENGTH(len(data)) + data
     if middle is not None:
         stamp = (started or "").encode("utf-8")
@@ -94,7 +100,7 @@ def header_digest(
 _HEADERS: dict[tuple, tuple[bytes, bytes | None]] = {}
 
 
-def _header_parts(
+def header_parts(
     format_: str, version: int, game: str, params: Mapping[str, Value], players: tuple[str, ...],
     open_: bool, referee: str | None, keys: Mapping[str, str], rules: int | None,
     tags: Mapping[str, str], clock: bool, deadline: int | None,

@@ -333,3 +333,28 @@ def test_new_logs_keep_only_players_and_parameters_they_accepted() -> None:
                 match.new_log("turn-of-time", names, "bad", params)
             assert "\n" not in str(e.value), str(e.value)
     assert match.new_log("turn-of-time", players, "keep") == first
+
+
+def test_the_plain_path_binds_the_chain_to_every_field_of_the_header(finished: logmod.Log) -> None:
+    """Validation's shortcut keeps the fields of plain headers it has met: a
+    log whose header differs from one met in any field the chain binds (the
+    seed, a parameter or its type, a player, the rules or format version,
+    a tag) but whose moves were chained to the one met is refused, with the
+    full path's words, before and after the original validates again."""
+    import msgspec
+
+    from adjudicator.errors import AdjudicatorError
+
+    for _ in range(2):
+        match.validate(finished)
+        for changes in ({"seed": finished.seed + "x"},
+                        {"params": {**finished.params, "absent-doubles": "example"}},
+                        {"players": finished.players[::-1]},
+                        {"rules": 1},
+                        {"version": 1, "rules": None},
+                        {"tags": {"event": "forged"}}):
+            forged = msgspec.structs.replace(finished, **changes)
+            assert match._plain_valid(forged) is None, changes
+            with pytest.raises(AdjudicatorError) as e:
+                match.validate(forged)
+            assert "\n" not in str(e.value)
