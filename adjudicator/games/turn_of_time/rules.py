@@ -1161,10 +1161,10 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
                 break
             drawn += 1
         else:  # 3: a card of one's own
-            hand = hands[seat]
-            if kind not in hand:
+            try:
+                hands[seat].remove(kind)  # the hand stays sorted
+            except ValueError:  # not in the hand
                 break
-            hand.remove(kind)  # the hand stays sorted
         turned, flips = res
         board[sq] = faces[turned]
         for d in flips:
@@ -1269,6 +1269,7 @@ def _tally(
 
 
 _ORDINALS = ("0th", "1st", "2nd", "3rd", "4th")
+_NUMBERS = tuple(str(n) for n in range(CARDS + 1))
 
 
 def _ordinal(n: int) -> str:
@@ -1405,11 +1406,12 @@ def _score(
     )
     ranked = s0, s1, s2, s3 = in_turn[k0 & 3], in_turn[k1 & 3], in_turn[k2 & 3], in_turn[k3 & 3]
     first, second, third, fourth = heads
+    num = _NUMBERS  # the numbers as text: formatting an int costs more
     details = [
-        f"{first[s0]}{counts[s0]} face up, largest group {groups[s0]} - 4 points",
-        f"{second[s1]}{counts[s1]} face up, largest group {groups[s1]} - 3 points",
-        f"{third[s2]}{counts[s2]} face up, largest group {groups[s2]} - 2 points",
-        f"{fourth[s3]}{counts[s3]} face up, largest group {groups[s3]} - 1 point",
+        f"{first[s0]}{num[counts[s0]]} face up, largest group {num[groups[s0]]} - 4 points",
+        f"{second[s1]}{num[counts[s1]]} face up, largest group {num[groups[s1]]} - 3 points",
+        f"{third[s2]}{num[counts[s2]]} face up, largest group {num[groups[s2]]} - 2 points",
+        f"{fourth[s3]}{num[counts[s3]]} face up, largest group {num[groups[s3]]} - 1 point",
     ]
     for hi, lo in zip(ranked, ranked[1:]):
         if counts[hi] != counts[lo]:
