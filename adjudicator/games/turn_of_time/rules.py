@@ -672,7 +672,6 @@ def _sig_sets(sig: int) -> tuple[int, ...]:
     return out
 
 
-_ORDER_SET_NONE = 1  # the tuple of orders of no move
 _new_move = tuple.__new__  # Move(...) without the keyword handling of a named tuple
 
 
