@@ -518,6 +518,7 @@ _BASE: tuple[tuple[str, ...], ...] = ()
 def _load() -> None:
     """Read tables.bin and make what the fast paths need with it."""
     global _ROW_OF, _ROWS, _GROUP, _ROW_SET, _ORDER_AT, _ORDER_PARTS, _SIG_SHARES, _BASE
+    global _SPAN, _ROW_SEASONS
     try:
         with open(_TABLES_FILE, "rb") as f:
             data = f.read()
@@ -573,6 +574,16 @@ def _load() -> None:
     _BASE = base
     _ORDER_SETS[:] = order_sets
     _ROW_SET = row_sets
+    _SPAN = tuple(
+        -1 if max(i, last) - min(i, first) > 3 else min(i, first) * SIZE + max(i, last)
+        for first in range(SIZE)
+        for last in range(SIZE)
+        for i in range(SIZE)
+    )
+    _ROW_SEASONS = tuple(
+        sum(1 << 16 * (d - 1) + k for k in range(4) if (d := row // 5**k % 5))
+        for row in range(5**4)
+    )
     # Worked out from the tables as met: start afresh.
     _SIG_SETS[:] = [None] * _SIGS
     _PICK[:] = [None] * _SIGS
@@ -1193,12 +1204,8 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
 # The rows (or the columns) the cards span, first and last as one number,
 # first * SIZE + last: _SPAN[span * SIZE + i] is the span after a card in
 # row (column) i, -1 where the cards would span more than 4 (5.1b).
-_SPAN = tuple(
-    -1 if max(i, last) - min(i, first) > 3 else min(i, first) * SIZE + max(i, last)
-    for first in range(SIZE)
-    for last in range(SIZE)
-    for i in range(SIZE)
-)
+# Made by _load (as _ROW_SEASONS below), not at import.
+_SPAN: tuple[int, ...] = ()
 
 
 # Per number of players: the seat after each seat, and the seats taking
@@ -1222,10 +1229,7 @@ _TURNS = tuple(
 # give each season's mask of the box read row by row, 4 bits a row: its
 # index in the table of largest groups (_GROUP).
 _FACE_AT = tuple(tuple([(1 + (c >> 2)) * 5**k for c in range(16)] + [0]) for k in range(4))
-_ROW_SEASONS = tuple(
-    sum(1 << 16 * (d - 1) + k for k in range(4) if (d := row // 5**k % 5))
-    for row in range(5**4)
-)
+_ROW_SEASONS: tuple[int, ...] = ()
 # Per box met: the 16 squares of its window, row by row (OFF off the frame).
 _WINDOWS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
