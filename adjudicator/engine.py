@@ -1,7 +1,9 @@
 """The engine contract every game implements, and the values it trades in.
 
-A game is a module that exposes the names of :class:`Game`. The log code and
-the CLI only ever talk to a game through these names, found in the registry
+A game is declared once, as a :class:`GameSpec` naming the modules of its
+layers (rules, notation, text, narration, picture and, optionally, an
+accelerator), each on the contract of a Protocol below. The log code and the
+front ends only ever talk to a game through its spec, found in the registry
 (:mod:`adjudicator.games`), so a new game needs no change anywhere else.
 
 Conventions shared by all games:
@@ -20,7 +22,9 @@ Conventions shared by all games:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -164,17 +168,17 @@ class Scene:
     final: bool
 
 
-class Game(Protocol):
-    """The names every game module exposes. See the module docstring."""
+class Rules(Protocol):
+    """The rules of a game, as its rulebook states them: ``games/<game>/rules.py``.
 
-    ID: str  # as in logs and on the command line: "turn-of-time"
-    TITLE: str  # the rulebook's name: "Turn of Time"
-    PLAYERS: tuple[int, ...]  # the player counts it can be played with
-    PARAMS: tuple[Param, ...]
-    TURN_CLAUSE: str  # rule cited when someone moves out of turn
-    END_CLAUSE: str  # rule cited when someone moves after the end
-    NOTATION: str  # path of the notation document, e.g. "notation/turn-of-time.md"
-    VIEW: type[msgspec.Struct]  # what ``view`` returns, to read a view back from JSON
+    Every function is checked: ``apply`` refuses an illegal move with the
+    rule it breaks, and nothing here exists only for speed (that is
+    :class:`Accelerator`'s, in ``fast.py``).
+    """
+
+    @property
+    def View(self) -> type[msgspec.Struct]:  # noqa: N802 (the class the rules name)
+        """What ``view`` returns, to read a view back from JSON."""
 
     def setup(self, params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> Any:
         """The starting state; ``params`` complete and validated."""
@@ -188,12 +192,6 @@ class Game(Protocol):
     def apply(self, state: Any, move: Any) -> Any:
         """The state after ``move``; raises IllegalMoveError citing the rule."""
 
-    def parse_move(self, state: Any, text: str) -> Any:
-        """Read a move as typed (tolerant of case and spacing); raises NotationError."""
-
-    def format_move(self, state: Any, move: Any) -> str:
-        """The canonical notation of ``move`` in ``state``; ``parse_move`` reads it back."""
-
     def outcome(self, state: Any) -> Outcome | None:
         """The final result, or ``None`` while the game goes on."""
 
@@ -203,32 +201,15 @@ class Game(Protocol):
     def view(self, state: Any, seat: int | None) -> msgspec.Struct:
         """Exactly what ``seat`` may see (``None``: a spectator); JSON-encodable."""
 
-    def render(self, view: Any, style: Style) -> str:
-        """The board and hands of a view, as text."""
+    def consistent(self, view: Any, params: Mapping[str, Value], seed: str) -> Any:
+        """A state that ``view`` of a game with the parameters ``params`` (the
+        log's, public in every header) could have been cut from: ``view(state,
+        seat) == view`` for the view's own seat, with everything that seat
+        cannot see dealt from ``seed`` (the same seed, the same state).
 
-    def draw(self, view: Any, scene: Scene) -> str:
-        """The board of a view as an SVG document (see :mod:`adjudicator.drawing`).
-
-        Drawn from the view alone, so it never shows what the viewer may not
-        see; deterministic: the same view and scene give the same bytes.
-        """
-
-    def fast_apply(self, state: Any, text: str) -> Any | None:
-        """The state after the move written ``text``, if ``text`` is the
-        canonical notation of a legal move in ``state``; otherwise ``None``
-        (the checked path, parse/apply/format, then says what is wrong).
-
-        The validation hot path. Private shortcuts are allowed; tests compare
-        it with the checked path move by move.
-        """
-
-    def fast_step(self, state: Any, move: Any) -> tuple[str, Any] | None:
-        """Optional: ``(format_move(state, move), apply(state, move))`` for a
-        move as ``legal_moves`` lists it, or ``None`` to take those two.
-
-        Self-play's hot path (``match.simulate``): a game whose canonical
-        text follows from the move alone spells it once and plays it.
-        Tests compare it with format_move and apply move by move.
+        The inverse a generic reader needs: a move typed into a view file is
+        read and refused by the rules themselves on such a state
+        (:mod:`adjudicator.typed`), and a bot samples states with it.
         """
 
     def redeal(self, state: Any, seat: int | None, seed: str) -> Any:
@@ -236,6 +217,32 @@ class Game(Protocol):
 
         Used by the conformance tests: the view of ``seat`` must not change.
         """
+
+
+class Notation(Protocol):
+    """Reading and writing moves: ``games/<game>/notation.py``."""
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        """Read a move as typed (tolerant of case and spacing); raises NotationError."""
+
+    def format_move(self, state: Any, move: Any) -> str:
+        """The canonical notation of ``move`` in ``state``; ``parse_move`` reads it back."""
+
+    def spell_refused(self, state: Any, move: Any) -> str:
+        """A move the rules refuse, as its player meant it: its canonical
+        notation, keeping anything the player named that the canonical form
+        leaves out (a Q-Turn bounce keeps the square it was typed with)."""
+
+
+class Text(Protocol):
+    """The board as text: ``games/<game>/text.py``."""
+
+    def render(self, view: Any, style: Style) -> str:
+        """The board and hands of a view, as text."""
+
+
+class Narration(Protocol):
+    """What a move did, in the rule text's words: ``games/<game>/narration.py``."""
 
     def narrate(self, before: Any, after: Any, by: int, move: str) -> str:
         """What the move ``move`` (canonical notation) of seat ``by`` did, in
@@ -249,13 +256,141 @@ class Game(Protocol):
         ``N. name move:`` before it) and no final full stop.
         """
 
-    def read_listed(self, view: Any, listed: tuple[str, ...], text: str) -> str:
-        """The listed move (canonical notation) a player typed as ``text``.
 
-        The game's tolerant reader for a view file: it accepts every spelling
-        ``parse_move`` accepts at the same position and gives the same
-        canonical move, with the same specific errors (ambiguity with the
-        choices, out of range, ...), but it knows only the player's ``view``
-        and their ``listed`` moves, so no error can hint at what the player
-        cannot see. Raises NotationError when ``text`` names no listed move.
+class Picture(Protocol):
+    """The board as SVG: ``games/<game>/picture.py`` (imported when first drawn)."""
+
+    def draw(self, view: Any, scene: Scene) -> str:
+        """The board of a view as an SVG document (see :mod:`adjudicator.drawing`).
+
+        Drawn from the view alone, so it never shows what the viewer may not
+        see; deterministic: the same view and scene give the same bytes.
         """
+
+
+class Accelerator(Protocol):
+    """The unchecked paths of a game, for speed only: ``games/<game>/fast.py``.
+
+    It uses only the public names of the game's rules, and the game's tests
+    hold every function here to the checked path (parse, apply, format) move
+    by move. A game without one is still complete: the core then takes the
+    checked path everywhere.
+    """
+
+    def fast_apply(self, state: Any, text: str) -> Any | None:
+        """The state after the move written ``text``, if ``text`` is the
+        canonical notation of a legal move in ``state``; otherwise ``None``
+        (the checked path, parse/apply/format, then says what is wrong)."""
+
+    def fast_play(self, state: Any, texts: Sequence[str]) -> tuple[list[int], Any]:
+        """:meth:`fast_apply` over a whole log: ``texts`` played in turn from
+        ``state`` for as long as each is the canonical notation of a legal
+        move. The seats that played them, one per text played, and the state
+        after the last; fewer seats than texts when one is refused."""
+
+    def fast_step(self, state: Any, move: Any) -> tuple[str, Any] | None:
+        """``(format_move(state, move), apply(state, move))`` for a move as
+        ``legal_moves`` lists it, or ``None`` to take those two (self-play's
+        hot path)."""
+
+
+def _layer(module: str) -> Any:
+    return importlib.import_module(module)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game, declared once: what it is, and the modules that provide each layer.
+
+    Each ``games/<game>/__init__.py`` is one ``GAME = GameSpec(...)`` and the
+    registry (:mod:`adjudicator.games`) lists it in one line. The core and
+    the front ends call the methods below, which are the engine contract;
+    nothing is looked up by name. The picture and the accelerator are named
+    by module and imported when first used, so a command that draws nothing
+    never loads a picture module.
+    """
+
+    id: str  # as in logs and on the command line: "turn-of-time"
+    title: str  # the rulebook's name: "Turn of Time"
+    players: tuple[int, ...]  # the player counts it can be played with
+    params: tuple[Param, ...]
+    rules_version: int  # the version a new log is pinned to (1 for a game never revised)
+    turn_clause: str  # rule cited when someone moves out of turn
+    end_clause: str  # rule cited when someone moves after the end
+    notation_doc: str  # path of the notation document, e.g. "notation/turn-of-time.md"
+    rules: Rules
+    notation: Notation
+    text: Text
+    narration: Narration
+    picture_module: str  # the module of its Picture layer
+    fast_module: str | None = None  # the module of its Accelerator, if it has one
+
+    # --- the layers imported when first used ----------------------------------
+
+    @functools.cached_property
+    def picture(self) -> Picture:
+        layer: Picture = _layer(self.picture_module)
+        return layer
+
+    @functools.cached_property
+    def fast(self) -> Accelerator | None:
+        if self.fast_module is None:
+            return None
+        layer: Accelerator = _layer(self.fast_module)
+        return layer
+
+    @property
+    def view_type(self) -> type[msgspec.Struct]:
+        """The type of a view, to read one back from a view file."""
+        return self.rules.View
+
+    # --- the engine contract ----------------------------------------------------
+
+    def setup(self, params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> Any:
+        return self.rules.setup(params, players, seed)
+
+    def to_move(self, state: Any) -> int | None:
+        return self.rules.to_move(state)
+
+    def legal_moves(self, state: Any) -> tuple[Any, ...]:
+        return self.rules.legal_moves(state)
+
+    def apply(self, state: Any, move: Any) -> Any:
+        return self.rules.apply(state, move)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        return self.rules.outcome(state)
+
+    def standing(self, state: Any) -> Outcome:
+        return self.rules.standing(state)
+
+    def view(self, state: Any, seat: int | None) -> msgspec.Struct:
+        return self.rules.view(state, seat)
+
+    def consistent(self, view: Any, params: Mapping[str, Value], seed: str) -> Any:
+        return self.rules.consistent(view, params, seed)
+
+    def redeal(self, state: Any, seat: int | None, seed: str) -> Any:
+        return self.rules.redeal(state, seat, seed)
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        return self.notation.parse_move(state, text)
+
+    def format_move(self, state: Any, move: Any) -> str:
+        return self.notation.format_move(state, move)
+
+    def spell_refused(self, state: Any, move: Any) -> str:
+        return self.notation.spell_refused(state, move)
+
+    def render(self, view: Any, style: Style) -> str:
+        return self.text.render(view, style)
+
+    def narrate(self, before: Any, after: Any, by: int, move: str) -> str:
+        return self.narration.narrate(before, after, by, move)
+
+    def draw(self, view: Any, scene: Scene) -> str:
+        return self.picture.draw(view, scene)
+
+
+#: The name the contract went by before it was a declared spec.
+Game = GameSpec

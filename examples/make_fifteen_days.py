@@ -26,10 +26,10 @@ from collections.abc import Callable
 from make import first
 
 from adjudicator import match
-from adjudicator.games import fifteen_days as game
+from adjudicator.games.fifteen_days import GAME as game
 from adjudicator.log import Log
 
-GAME = game.ID
+GAME = game.id
 FOLDER = "fifteen-days"
 
 

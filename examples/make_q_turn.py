@@ -14,14 +14,15 @@ from __future__ import annotations
 from make import first
 
 from adjudicator import match
-from adjudicator.games import q_turn as game
+from adjudicator.games.q_turn import GAME as game
 from adjudicator.log import Log
 
 # The sample game of notation/q-turn.md (seed 75): ann wins at move 37.
 SAMPLE = (
-    "d4 EW a1 EW c4 W b1 N b4 S b2 NS+c4 b3 W bounce a3 c2 a2 S c3 NS+b1 a1 c4 b1 E "
-    "c1 NS+c4 E c2 E c3+d4 d4+c1 d3 bounce+c1 bounce c4 d4"
-).split()
+    "d4", "EW", "a1", "EW", "c4", "W", "b1", "N", "b4", "S", "b2", "NS+c4", "b3", "W", "bounce",
+    "a3", "c2", "a2", "S", "c3", "NS+b1", "a1", "c4", "b1", "E", "c1", "NS+c4", "E", "c2", "E",
+    "c3+d4", "d4+c1", "d3", "bounce+c1", "bounce", "c4", "d4",
+)
 
 
 def won(log: Log) -> bool:
@@ -29,7 +30,7 @@ def won(log: Log) -> bool:
 
 
 def examples() -> dict[str, Log]:
-    q = game.ID
+    q = game.id
     sim = match.simulate
     names = ["ann", "bob", "cy", "dee"]
     return {

@@ -23,7 +23,7 @@ from make import first
 
 from adjudicator import match
 from adjudicator.chance import Chance
-from adjudicator.games import time_palatrix as tp
+from adjudicator.games.time_palatrix import GAME, cards
 from adjudicator.log import Log
 
 HERE = Path(__file__).resolve().parent
@@ -60,10 +60,10 @@ def _placements(state, rng: Chance) -> tuple[list[str], tuple[int, ...]]:
     hand_no = state.hand_no
     texts = []
     while state.hand_no == hand_no and state.seat >= 0:
-        legal = tp.legal_moves(state)
+        legal = GAME.legal_moves(state)
         move = legal[rng.below(len(legal))]
-        texts.append(tp.format_move(state, move))
-        state = tp.apply(state, move)
+        texts.append(GAME.format_move(state, move))
+        state = GAME.apply(state, move)
     taken = tuple(row[4] for row in state.results if row[0] == hand_no)
     return texts, taken
 
@@ -79,7 +79,7 @@ def play_out(log: Log, play_seed: str) -> Log:
             # Play the hand out with stand-in bids, then bid from what happened.
             trial = state
             for _ in range(n):
-                trial = tp.apply(trial, tp.Bid(0))
+                trial = GAME.apply(trial, cards.Bid(0))
             texts, taken = _placements(trial, Chance(play_seed, f"examples/place/{state.hand_no}"))
             draws = Chance(play_seed, f"examples/bid/{state.hand_no + 1}")
             bids = {p: _bid(taken[p], draws.below(6)) for p in range(n)}
@@ -89,7 +89,7 @@ def play_out(log: Log, play_seed: str) -> Log:
         else:
             hand, _ = _placements(state, place)
         for text in hand:
-            state = tp.apply(state, tp.parse_move(state, text))
+            state = GAME.apply(state, GAME.parse_move(state, text))
         moves += hand
     done = match.extend(msgspec.structs.replace(log, moves=()), moves)
     return comment_rounds(done)
@@ -105,7 +105,7 @@ def comment_rounds(log: Log) -> Log:
         notes = []
         if len(after.record) > len(before.record):
             won = [
-                f"{row[2] + 1} {tp.PAWNS[row[2]]} {after.players[row[4]]}"
+                f"{row[2] + 1} {cards.PAWNS[row[2]]} {after.players[row[4]]}"
                 for row in after.record[len(before.record):]
             ]
             notes.append("tricks: " + ", ".join(won))
@@ -128,7 +128,7 @@ def shared_first_place(log: Log) -> bool:
 
 def game(players: Sequence[str], seed: str, locations: int = 3, play_seed: str | None = None,
          opening: Sequence[str] = ()) -> Log:
-    log = match.new_log(tp.ID, players, seed, {"locations": locations})
+    log = match.new_log(GAME.id, players, seed, {"locations": locations})
     if opening:
         log = match.extend(log, opening)
     return play_out(log, seed if play_seed is None else play_seed)
@@ -144,5 +144,5 @@ def examples() -> dict[str, Log]:
         "time-palatrix/4-players-tie.json": first(
             lambda k: game(four, "4p-tie", play_seed=k), shared_first_place
         ),
-        "time-palatrix/4-players-random.json": match.simulate(tp.ID, four, "random"),
+        "time-palatrix/4-players-random.json": match.simulate(GAME.id, four, "random"),
     }

@@ -1,4 +1,5 @@
-"""Atlas: the fast path of validation against the checked path.
+"""Atlas: the fast path of validation (:mod:`adjudicator.games.atlas.fast`)
+against the checked path (:mod:`adjudicator.games.atlas.rules`).
 
 ``fast_apply(state, text)`` must give exactly the state that reading,
 applying and formatting the move give (``match.replay``'s checked path)
@@ -6,7 +7,7 @@ when ``text`` is the canonical notation of a legal move, and None for any
 other text: a move spelled another way, an illegal move, garbage. Random
 games from fixed seeds are played with either path, move by move; every
 text that could ever be canonical is tried at every position of some of
-them, and the deal written out for speed is compared with :mod:`chance`.
+them, and the starting cards of the deal are compared with :mod:`chance`.
 ``fast_play`` (a whole log's texts at once) must give the seats and the state
 that ``fast_apply`` gives text after text, and stop at the first it refuses.
 """
@@ -18,8 +19,7 @@ import random
 import pytest
 
 from adjudicator.errors import MoveError
-from adjudicator.games import atlas as game
-from adjudicator.games.atlas import notation, rules
+from adjudicator.games.atlas import GAME as game, fast, notation, rules
 
 NAMES = ("ann", "bob", "cy", "dee")
 EVERY_CANONICAL = list(notation.CANONICAL)  # 32 cards x (alone, 1-5 on Time, 1-5 on Place)
@@ -67,16 +67,16 @@ def play(players: int, seed: str, every_text: bool):
         legal = [game.format_move(state, m) for m in game.legal_moves(state)]
         texts = EVERY_CANONICAL if every_text else rng.sample(EVERY_CANONICAL, 40) + legal
         for text in texts:
-            assert game.fast_apply(state, text) == checked(state, text), text
+            assert fast.fast_apply(state, text) == checked(state, text), text
         for text in rng.sample(legal, min(3, len(legal))):
             for other in spelled_otherwise(text):
-                assert game.fast_apply(state, other) is None, other
+                assert fast.fast_apply(state, other) is None, other
         if every_text:
-            assert sorted(t for t in EVERY_CANONICAL if game.fast_apply(state, t)) == sorted(legal)
-        state = game.fast_apply(state, rng.choice(legal))
+            assert sorted(t for t in EVERY_CANONICAL if fast.fast_apply(state, t)) == sorted(legal)
+        state = fast.fast_apply(state, rng.choice(legal))
     consistent(state)
     for text in rng.sample(EVERY_CANONICAL, 20):
-        assert game.fast_apply(state, text) is None  # the game is over
+        assert fast.fast_apply(state, text) is None  # the game is over
     return state
 
 
@@ -92,20 +92,22 @@ def test_fast_path_many_random_games(players):
         play(players, f"many-{k}", every_text=False)
 
 
-def test_the_starting_cards_read_at_once_are_those_of_the_stream():
-    """Game Set Up 3 with 4 players: the two face-up cards read from the first
-    block of the stream 'start' are those that Chance draws (redraws included,
-    and the seeds that need more than four draws)."""
+def test_the_starting_cards_are_those_of_the_stream():
+    """Game Set Up 3 with 4 players: the two face-up cards of the deal are
+    those that Chance draws from the stream 'start' (redraws included, and
+    the seeds that need more than four draws)."""
     longer = 0
     for k in range(600):
         seed = f"start-{k}"
-        assert rules._starting_cards(seed) == rules.starting_cards(seed)
-        longer += _draws(seed) > 4
+        draws, first, second = _draws(seed)
+        assert rules.starting_cards(seed) == (first, second)
+        assert game.setup({}, NAMES, seed).up == 1 << first | 1 << second
+        longer += draws > 4
     assert longer >= 1, "the seeds must include deals of more than four draws"
 
 
-def _draws(seed: str) -> int:
-    """How many draws of two the deal of the starting cards takes."""
+def _draws(seed: str) -> tuple[int, int, int]:
+    """How many draws of two the deal of the starting cards takes, and the two."""
     from adjudicator.chance import Chance
 
     chance, draws = Chance(seed, "start"), 0
@@ -115,7 +117,7 @@ def _draws(seed: str) -> int:
         second = chance.below(31)
         second += second >= first
         if first // 8 != second // 8 and first % 8 != second % 8:
-            return draws
+            return draws, first, second
 
 
 def random_game(players: int, seed: str):
@@ -126,7 +128,7 @@ def random_game(players: int, seed: str):
     texts, seats, states = [], [], [state]
     while (seat := game.to_move(state)) is not None:
         text = rng.choice([game.format_move(state, m) for m in game.legal_moves(state)])
-        state = game.fast_apply(state, text)
+        state = fast.fast_apply(state, text)
         texts.append(text)
         seats.append(seat)
         states.append(state)
@@ -142,11 +144,11 @@ def test_fast_play_is_fast_apply_move_after_move(players):
         texts, seats, states = random_game(players, f"play-{k}")
         for start in range(0, len(texts) + 1, 4):
             for stop in range(start, len(texts) + 1):
-                got = rules.fast_play(states[start], texts[start:stop])
+                got = fast.fast_play(states[start], texts[start:stop])
                 assert got == (seats[start:stop], states[stop]), (start, stop)
-        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+        assert fast.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
         assert states[-1].seat == -1
-        assert rules.fast_play(states[-1], texts) == ([], states[-1])
+        assert fast.fast_play(states[-1], texts) == ([], states[-1])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -159,20 +161,20 @@ def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players):
     for k in range(6):
         texts, seats, states = random_game(players, f"stop-{k}")
         for at in rng.sample(range(len(texts)), 6):
-            refused = [t for t in EVERY_CANONICAL if game.fast_apply(states[at], t) is None]
+            refused = [t for t in EVERY_CANONICAL if fast.fast_apply(states[at], t) is None]
             refused += spelled_otherwise(texts[at]) + ["@resign", "", "garbage"]
             for bad in rng.sample(refused, 25) + refused[-3:]:
-                got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+                got = fast.fast_play(states[0], texts[:at] + [bad] + texts[at:])
                 assert got == (seats[:at], states[at]), (at, bad)
             for text in EVERY_CANONICAL:
-                after = game.fast_apply(states[at], text)
+                after = fast.fast_apply(states[at], text)
                 want = ([seats[at]], after) if after is not None else ([], states[at])
-                assert rules.fast_play(states[at], [text]) == want, text
+                assert fast.fast_play(states[at], [text]) == want, text
 
 
 def standing_by_definition(state):
     """End of Game and Final Scoring as the rule text says it, written plainly
-    (rules.standing keeps each player's line by their scored stacks)."""
+    (and apart from rules.standing)."""
     from adjudicator.engine import Outcome, Standing
 
     players = state.players
@@ -235,9 +237,8 @@ def standing_by_definition(state):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_standing_is_the_score_by_definition(players):
-    """rules.standing (each player's line kept by their scored stacks) gives
-    the outcome of the rule text at every position of random games: riding
-    stacks, ties, chips removed unscored at the end."""
+    """rules.standing gives the outcome of the rule text at every position of
+    random games: riding stacks, ties, chips removed unscored at the end."""
     ties = unscored = 0
     for k in range(40):
         _, _, states = random_game(players, f"score-{k}")

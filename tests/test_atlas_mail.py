@@ -1,5 +1,6 @@
-"""Atlas by mail: ``read_listed`` (the move a player typed into a view file)
-and ``narrate`` (what a move did, as one viewer saw it).
+"""Atlas by mail: ``reading.read_listed`` (the move a player typed into a
+view file, read and refused by Atlas's own notation and rules) and
+``narrate`` (what a move did, as one viewer saw it).
 
 ``read_listed`` must agree with the log's reader, ``parse_move`` and the
 rules, in every position of random games: every spelling notation/atlas.md
@@ -27,10 +28,10 @@ from typing import NamedTuple
 import msgspec
 import pytest
 
-from adjudicator import games, log as logmod, match
+from adjudicator import games, log as logmod, match, reading
+from adjudicator.engine import GameSpec
 from adjudicator.errors import AmbiguousMoveError, MoveError, NotationError
-from adjudicator.games import atlas as game
-from adjudicator.games.atlas import mail
+from adjudicator.games.atlas import GAME as game, cards
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("ann", "bob", "cy", "dee")
@@ -41,10 +42,12 @@ REDEALS = 3
 
 
 class Run(NamedTuple):
-    """A game of random moves: its states, and the moves between them."""
+    """A game of random moves: its states, the moves between them, and its
+    log's parameters (every one written out)."""
 
     states: list
     moves: list[str]
+    params: dict
 
 
 def random_games(game_id: str, players: int, seeds: Iterable[str], params: dict | None = None,
@@ -57,7 +60,7 @@ def random_games(game_id: str, players: int, seeds: Iterable[str], params: dict 
         log = match.new_log(game_id, NAMES[:players], seed, params or {})
         _, state = match.start(log)
         rng = random.Random(f"{game_id}/{players}/{seed}")
-        run = Run([state], [])
+        run = Run([state], [], log.params)
         while g.to_move(state) is not None and (upto is None or len(run.moves) < upto):
             move = rng.choice(g.legal_moves(state))
             run.moves.append(g.format_move(state, move))
@@ -67,11 +70,11 @@ def random_games(game_id: str, players: int, seeds: Iterable[str], params: dict 
     return out
 
 
-def listed(g, state) -> tuple[str, ...]:
+def listed(g: GameSpec, state) -> tuple[str, ...]:
     return tuple(g.format_move(state, m) for m in g.legal_moves(state))
 
 
-def log_reads(g, state, text: str) -> tuple[str | None, MoveError | None, str]:
+def log_reads(g: GameSpec, state, text: str) -> tuple[str | None, MoveError | None, str]:
     """What the log's reader says of ``text`` here: the canonical move, or the
     error, and where it came from ("parse" or "apply")."""
     try:
@@ -85,10 +88,10 @@ def log_reads(g, state, text: str) -> tuple[str | None, MoveError | None, str]:
     return g.format_move(state, move), None, ""
 
 
-def answer(g, view, moves: tuple[str, ...], text: str) -> tuple:
+def answer(g: GameSpec, view, moves: tuple[str, ...], text: str, params: dict) -> tuple:
     """read_listed's answer, comparable: the move, or the error's kind and words."""
     try:
-        return ("move", g.read_listed(view, moves, text))
+        return ("move", reading.read_listed(g, view, moves, text, params))
     except MoveError as e:
         return (type(e).__name__, str(e), getattr(e, "candidates", None))
 
@@ -98,7 +101,8 @@ def answer(g, view, moves: tuple[str, ...], text: str) -> tuple:
 Refused = Callable[[object, str, str], str]
 
 
-def check_agrees(g, refused_as: Refused, state, view, moves: tuple[str, ...], text: str) -> None:
+def check_agrees(g: GameSpec, refused_as: Refused, state, view, moves: tuple[str, ...], text: str,
+                 params: dict) -> None:
     """read_listed reads ``text`` exactly as parse_move and the rules do: the
     same canonical move, or a refusal with the same words. A reading error is
     the very same error; a move the rules refuse is a NotationError saying it
@@ -107,10 +111,10 @@ def check_agrees(g, refused_as: Refused, state, view, moves: tuple[str, ...], te
     canonical, err, where = log_reads(g, state, text)
     if canonical is not None:
         assert canonical in moves, f"{text!r} reads as {canonical!r}, which is not listed"
-        assert g.read_listed(view, moves, text) == canonical, text
+        assert reading.read_listed(g, view, moves, text, params) == canonical, text
         return
     with pytest.raises(MoveError) as caught:
-        g.read_listed(view, moves, text)
+        reading.read_listed(g, view, moves, text, params)
         pytest.fail(f"{text!r} taken by read_listed, refused by the log: {err}")
     got = caught.value
     assert err is not None
@@ -140,7 +144,7 @@ def check_positions(game_id: str, refused_as: Refused, runs: list[Run],
                 # The end: a player's view with nothing listed refuses everything.
                 view = g.view(state, 0)
                 for text in pool[:20]:
-                    check_agrees(g, refused_as, state, view, (), text)
+                    check_agrees(g, refused_as, state, view, (), text, run.params)
                 continue
             count += 1
             view = g.view(state, seat)
@@ -152,21 +156,21 @@ def check_positions(game_id: str, refused_as: Refused, runs: list[Run],
                 picked = [move, *rng.sample(forms[1:], min(sample, len(forms) - 1))]
                 for text in picked:
                     typed = respace(rng, recase(rng, text))
-                    check_agrees(g, refused_as, state, view, moves, typed)
+                    check_agrees(g, refused_as, state, view, moves, typed, run.params)
                     tried.append(typed)
             others = pool + garbage
             others += [recase(rng, rng.choice(spell(None, None, t))) for t in rng.sample(
                 pool, min(8, len(pool)))]
             for text in others:
-                check_agrees(g, refused_as, state, view, moves, text)
+                check_agrees(g, refused_as, state, view, moves, text, run.params)
             # The same answers whatever is dealt where the player cannot see.
             texts = rng.sample(tried, min(redeal_texts // 2, len(tried)))
             texts += rng.sample(others, min(redeal_texts // 2, len(others)))
-            answers = [answer(g, view, moves, t) for t in texts]
+            answers = [answer(g, view, moves, t, run.params) for t in texts]
             for k in range(REDEALS):
                 other = g.redeal(state, seat, f"mail/{k}")
                 seen = g.view(other, seat)
-                assert [answer(g, seen, listed(g, other), t) for t in texts] == answers
+                assert [answer(g, seen, listed(g, other), t, run.params) for t in texts] == answers
             pool = (pool + list(moves[:: max(1, len(moves) // 6)]))[-60:]
     return count
 
@@ -214,7 +218,7 @@ def check_narration(game_id: str, runs: list[Run], *, hidden: Callable | None = 
                 assert words and words.isascii() and words.isprintable(), words
                 assert not words.endswith("."), words
                 assert not any(words.startswith(p) for p in before.players), words
-                again = [msgspec.json.decode(msgspec.json.encode(v), type=g.VIEW)
+                again = [msgspec.json.decode(msgspec.json.encode(v), type=g.view_type)
                          for v in (vb, va)]
                 assert g.narrate(*again, by, move) == words
                 for k in range(REDEALS):
@@ -288,13 +292,13 @@ ATLAS_GARBAGE = ["", "pass", "9D", "0W", "3D+", "3D+2", "3D+T", "3D+0T", "3D+6P"
 
 
 def refused_as(state, text: str, reason: str) -> str:
-    """Atlas: "not one of your legal moves: " and the
-    rules' reason (the move typed is quoted before it by the caller)."""
-    return f"{mail.NOT_LISTED}: {reason}"
+    """Atlas: "3D+2T is not one of your legal moves: " and the rules' reason;
+    the move as it would be recorded."""
+    return f"{game.format_move(state, game.parse_move(state, text))} {reading.NOT_LISTED}: {reason}"
 
 
 def atlas_runs() -> list[Run]:
-    return [run for n in game.PLAYERS for run in random_games(
+    return [run for n in game.players for run in random_games(
         "atlas", n, [f"mail{k}" for k in range(4)])]
 
 
@@ -307,12 +311,13 @@ def test_read_listed_agrees_with_the_log_in_random_positions() -> None:
 
 def test_read_listed_takes_every_spelling_of_a_move() -> None:
     """All of them, not a sample, for a move with and one without a prediction."""
-    state = random_games("atlas", 2, ["all"], upto=0)[0].states[0]
+    run = random_games("atlas", 2, ["all"], upto=0)[0]
+    state = run.states[0]
     view, moves = game.view(state, 0), listed(game, state)
     for move in (moves[0], moves[3], moves[-1]):
         for text in atlas_spellings(state, view, move):
             for typed in (text, text.upper(), text.lower(), f"  {text} "):
-                assert game.read_listed(view, moves, typed) == move, typed
+                assert reading.read_listed(game, view, moves, typed, run.params) == move, typed
 
 
 def test_narrate_says_nothing_hidden_and_the_same_to_every_viewer() -> None:
@@ -323,7 +328,7 @@ def test_narrate_says_nothing_hidden_and_the_same_to_every_viewer() -> None:
         seen = game.view(state, seat)
         shown = set(seen.face_up) | set(seen.face_down) | set(seen.hand or ())
         out = []
-        for code in game.CARD_TEXT:
+        for code in cards.CARD_TEXT:
             if code not in shown:
                 number, suit = code[:-1], code[-1]
                 name = dict(W="Dawn", D="Day", S="Sunset", N="Night")[suit]
@@ -338,13 +343,14 @@ def test_narrate_says_nothing_hidden_and_the_same_to_every_viewer() -> None:
             words = words.replace(f"draws the {number} of {name}", "draws a card")
         return words
 
-    runs = [run for n in game.PLAYERS for run in random_games("atlas", n, ["told0", "told1"])]
+    runs = [run for n in game.players for run in random_games("atlas", n, ["told0", "told1"])]
     assert check_narration("atlas", runs, hidden=hidden, private=private) >= 150
 
 
 # --- Atlas: read_listed, the examples of notation/atlas.md ------------------------------
 
 SAMPLE = "examples/atlas/3-players.json"  # the sample game of notation/atlas.md
+PARAMS: dict = {}  # Atlas has no parameters: every log's header says so
 
 
 def at(rep: match.Replay, number: int) -> tuple:
@@ -356,7 +362,7 @@ def at(rep: match.Replay, number: int) -> tuple:
 
 def refusal(view, moves, text: str) -> NotationError:
     with pytest.raises(NotationError) as caught:
-        game.read_listed(view, moves, text)
+        reading.read_listed(game, view, moves, text, PARAMS)
     return caught.value
 
 
@@ -367,37 +373,37 @@ def test_read_listed_the_sample_games_refusals() -> None:
     _, view, moves = at(rep, 1)
     e = refusal(view, moves, "8W")
     assert (e.reason, e.clause) == (
-        f"{mail.NOT_LISTED}: the 8s are out of the game with 3 players", "Atlas: Game Set Up 3")
+        f"8W {reading.NOT_LISTED}: the 8s are out of the game with 3 players", "Atlas: Game Set Up 3")
     e = refusal(view, moves, "3D")  # in cy's hand: ann's view cannot tell where it is
     assert (e.reason, e.clause) == (
-        f"{mail.NOT_LISTED}: ann does not hold the 3 of Day", "Atlas: Play a Card")
-    assert game.read_listed(view, moves, "3 dawn") == "3W"
+        f"3D {reading.NOT_LISTED}: ann does not hold the 3 of Day", "Atlas: Play a Card")
+    assert reading.read_listed(game, view, moves, "3 dawn", PARAMS) == "3W"
     _, view, moves = at(rep, 2)
     e = refusal(view, moves, "3W")
-    assert e.reason == f"{mail.NOT_LISTED}: the 3 of Dawn is already on the board"
-    assert game.read_listed(view, moves, "1w 2t") == "1W+2T"
+    assert e.reason == f"3W {reading.NOT_LISTED}: the 3 of Dawn is already on the board"
+    assert reading.read_listed(game, view, moves, "1w 2t", PARAMS) == "1W+2T"
     _, view, moves = at(rep, 3)
     with pytest.raises(AmbiguousMoveError) as amb:
-        game.read_listed(view, moves, "3D+2")
+        reading.read_listed(game, view, moves, "3D+2", PARAMS)
     assert amb.value.candidates == ("3D+2T", "3D+2P")
-    assert game.read_listed(view, moves, "3 of day, 2 chips on place") == "3D+2P"
+    assert reading.read_listed(game, view, moves, "3 of day, 2 chips on place", PARAMS) == "3D+2P"
     _, view, moves = at(rep, 5)
     e = refusal(view, moves, "4W+6T")
     assert (e.reason, e.clause) == (
-        f"{mail.NOT_LISTED}: a prediction is 1 to 5 chips, not 6", "Atlas: Play a Card B")
+        f"4W+6T {reading.NOT_LISTED}: a prediction is 1 to 5 chips, not 6", "Atlas: Play a Card B")
     _, view, moves = at(rep, 7)
     e = refusal(view, moves, "6W+1T")
     assert (e.reason, e.clause) == (
-        f"{mail.NOT_LISTED}: the 6 of Dawn completes a Time: no prediction may be placed on it",
+        f"6W+1T {reading.NOT_LISTED}: the 6 of Dawn completes a Time: no prediction may be placed on it",
         "Atlas: Play a Card A")
     _, view, moves = at(rep, 20)
     e = refusal(view, moves, "4N+4P")
-    assert e.reason == f"{mail.NOT_LISTED}: bob has only 3 chips left"
+    assert e.reason == f"4N+4P {reading.NOT_LISTED}: bob has only 3 chips left"
     _, view, moves = at(rep, 21)
-    assert refusal(view, moves, "2N+2T").reason == f"{mail.NOT_LISTED}: cy has only 1 chip left"
+    assert refusal(view, moves, "2N+2T").reason == f"2N+2T {reading.NOT_LISTED}: cy has only 1 chip left"
     _, view, moves = at(rep, 22)
-    assert refusal(view, moves, "7S+1P").reason == f"{mail.NOT_LISTED}: ann has no chips left"
-    assert game.read_listed(view, moves, "7s") == "7S"
+    assert refusal(view, moves, "7S+1P").reason == f"7S+1P {reading.NOT_LISTED}: ann has no chips left"
+    assert reading.read_listed(game, view, moves, "7s", PARAMS) == "7S"
 
 
 def test_read_listed_a_place_and_both_at_once_refuse_a_prediction() -> None:
@@ -406,7 +412,7 @@ def test_read_listed_a_place_and_both_at_once_refuse_a_prediction() -> None:
     rep = replayed(SAMPLE)
     state, view, moves = at(rep, 8)
     e = refusal(view, moves, "3N+2P")
-    assert e.reason == (f"{mail.NOT_LISTED}: the 3 of Night completes a Place: "
+    assert e.reason == (f"3N+2P {reading.NOT_LISTED}: the 3 of Night completes a Place: "
                         "no prediction may be placed on it")
     with pytest.raises(MoveError) as logged:
         game.apply(state, game.parse_move(state, "3N+2P"))
@@ -418,10 +424,10 @@ def test_read_listed_takes_a_listed_move_as_listed() -> None:
     (the referee checks it again when the file comes back)."""
     rep = replayed(SAMPLE)
     _, view, moves = at(rep, 1)
-    assert game.read_listed(view, (*moves, "8W"), "8W") == "8W"
+    assert reading.read_listed(game, view, (*moves, "8W"), "8W", PARAMS) == "8W"
     # Read but not listed, and the view shows no reason: the list was edited.
     e = refusal(view, moves[1:], moves[0])
-    assert e.reason == f"not one of the {len(moves) - 1} legal moves listed in your view file"
+    assert e.reason == f"{moves[0]} {reading.NOT_LISTED} ({len(moves) - 1} listed)"
 
 
 def test_read_listed_refusals_name_nothing_hidden() -> None:
@@ -435,7 +441,7 @@ def test_read_listed_refusals_name_nothing_hidden() -> None:
         e = refusal(view, moves, code)
         number, suit = code[:-1], code[-1]
         name = dict(W="Dawn", D="Day", S="Sunset", N="Night")[suit]
-        assert e.reason == f"{mail.NOT_LISTED}: ann does not hold the {number} of {name}"
+        assert e.reason == f"{code} {reading.NOT_LISTED}: ann does not hold the {number} of {name}"
 
 
 # --- Atlas: narrate, the rule text's examples --------------------------------------------

@@ -14,12 +14,20 @@ random legal moves, and at every position:
   it, gives the canonical text and the state of every listed move, and
   ``None`` or the same as the checked path for any other;
 * each player's view (and the spectator's) is unchanged when everything that
-  player cannot see is re-dealt, and so is its picture, byte for byte; every
+  player cannot see is re-dealt, and so is its picture, byte for byte; the
+  rules rebuild a state from each view (``consistent``) whose view is that
+  view again; a move typed into the view of the player to move is read as
+  the log reads it, and a refusal's words are the same on the true state, on
+  re-deals of it and on states rebuilt from the view; every
   view renders in both styles within 72 columns (ASCII only in the ASCII
   style), and its picture is well-formed SVG;
 
 and at the end the log round-trips through encode/decode, replays to the
 same states and validates, with its result equal to the game's outcome.
+
+The volume: ``ADJUDICATOR_VOLUME=long`` (what ``.ci/run`` sets) plays six seeds
+of every game, player count and parameter value; by default two, so that the
+README's test command stays within minutes.
 """
 
 from __future__ import annotations
@@ -29,21 +37,21 @@ import xml.etree.ElementTree as ET
 
 import msgspec
 import pytest
+import volume
 
-from adjudicator import games, log as logmod, match
+from adjudicator import drawing, games, log as logmod, match, reading
 from adjudicator.chance import Chance
-from adjudicator import drawing
-from adjudicator.engine import Game, Style
+from adjudicator.engine import Accelerator, GameSpec, Notation, Rules, Style
 from adjudicator.errors import MoveError
 
-SEEDS = [str(i) for i in range(6)]
+SEEDS = volume.seeds(2, 6)
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 
 
-def param_sets(game: Game) -> list[dict]:
+def param_sets(game: GameSpec) -> list[dict]:
     """The defaults, then each other choice of each parameter on its own."""
     out: list[dict] = [{}]
-    for p in game.PARAMS:
+    for p in game.params:
         out += [{p.name: c} for c in p.choices if c != p.default]
     return out
 
@@ -51,16 +59,61 @@ def param_sets(game: Game) -> list[dict]:
 CASES = [
     pytest.param(game_id, n, params, seed, id=f"{game_id}-{n}p-{params or 'default'}-{seed}")
     for game_id, game in games.GAMES.items()
-    for n in game.PLAYERS
+    for n in game.players
     for params in param_sets(game)
     for seed in SEEDS
 ]
 
 
-def check_views(game: Game, state, players: int, seed: str, picture: bool = True) -> None:
+def refusal(game: GameSpec, state, listed: set[str], text: str) -> tuple[str, ...] | None:
+    """What the reader of a view file finds wrong with ``text`` when it reads
+    it on ``state``: None for a listed move, else the refusal's words."""
+    try:
+        move = game.parse_move(state, text)
+    except MoveError as e:
+        return ("unreadable", str(e))
+    try:
+        game.apply(state, move)
+    except MoveError as e:
+        return (type(e).__name__, game.spell_refused(state, move), e.reason, str(e.clause))
+    return None if game.format_move(state, move) in listed else ("legal but not listed",)
+
+
+def check_reading(game: GameSpec, state, seat: int, seen, texts: list[str], pool: list[str],
+                  params: dict, seed: str) -> None:
+    """The view file's reader at the position of ``seat`` to move: every
+    listed move in every spelling, and the words of every refusal the same
+    whatever the player cannot see."""
+    listed = tuple(texts)
+    for text in texts[:: max(1, len(texts) // 6)]:
+        for typed in (text, text.lower(), f" {text.upper()} "):
+            assert reading.read_listed(game, seen, listed, typed, params) == text
+    states = [state, game.redeal(state, seat, f"{seed}/reading"),
+              game.consistent(seen, params, reading.READER_SEED),
+              game.consistent(seen, params, f"{seed}/reading")]
+    for text in pool[:12]:
+        words = {refusal(game, other, set(listed), text) for other in states}
+        assert len(words) == 1, f"the refusal of {text!r} depends on hidden cards: {words}"
+        (said,) = words
+        if said is None or said[0] == "unreadable":
+            continue
+        with pytest.raises(MoveError) as refused:
+            reading.read_listed(game, seen, listed, text, params)
+        if said[0] == "AmbiguousMoveError":  # the rules' question, as the rules ask it
+            assert (refused.value.reason, str(refused.value.clause)) == said[2:]
+        elif said[0] != "legal but not listed":
+            assert refused.value.reason == f"{said[1]} {reading.NOT_LISTED}: {said[2]}"
+
+
+def check_views(game: GameSpec, state, players: int, params: dict, seed: str,
+                picture: bool = True) -> None:
     names = NAMES[:players]
     for seat in [None, *range(players)]:
         seen = game.view(state, seat)
+        for k in range(2):
+            rebuilt = game.consistent(seen, params, f"{seed}/consistent/{k}")
+            assert game.view(rebuilt, seat) == seen, f"seat {seat}'s view is not rebuilt"
+            assert game.to_move(rebuilt) == game.to_move(state)
         scene = drawing.scene(game, names, state, 0, None, seat)
         svg = game.draw(seen, scene) if picture else None
         if svg is not None:
@@ -116,16 +169,18 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
                 assert game.format_move(state, game.parse_move(state, typed)) == text
             assert game.apply(state, again) == game.apply(state, move), "notation loses a choice"
         legal_texts = set(texts)
-        step = getattr(game, "fast_step", None)
+        fast = game.fast
+        assert fast is not None
+        step = fast.fast_step
         for move, text in zip(legal, texts):
-            assert game.fast_apply(state, text) == game.apply(state, move), "fast path differs"
-            if step is not None:  # self-play's path: a listed move is spelled and played at once
-                assert step(state, move) == (text, game.apply(state, move)), "fast step differs"
+            assert fast.fast_apply(state, text) == game.apply(state, move), "fast path differs"
+            # self-play's path: a listed move is spelled and played at once (or left to the checked path)
+            assert step(state, move) in (None, (text, game.apply(state, move))), "fast step differs"
             for typed in {text.lower(), text.upper(), f" {text}"} - {text}:
-                assert game.fast_apply(state, typed) is None, f"fast path takes {typed!r}"
+                assert fast.fast_apply(state, typed) is None, f"fast path takes {typed!r}"
         for text in pool:
             if text not in legal_texts:
-                assert game.fast_apply(state, text) is None, f"fast path takes {text!r}"
+                assert fast.fast_apply(state, text) is None, f"fast path takes {text!r}"
         for text in pool:
             move = None
             try:
@@ -134,22 +189,23 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
                 game.apply(state, move)
             except MoveError:
                 assert text not in legal_texts, f"listed move {text!r} refused"
-                if step is not None and move is not None:
+                if move is not None:
                     assert step(state, move) is None, f"fast step plays {text!r}"
                 continue
             assert canonical in legal_texts, f"{text!r} applied but is not listed"
-            if step is not None:
-                assert step(state, move) in (None, (canonical, game.apply(state, move)))
+            assert step(state, move) in (None, (canonical, game.apply(state, move)))
         pool = (pool + texts[:: max(1, len(texts) // 12)])[-120:]
         # Pictures are slow to compare: every fifth position and the end.
-        check_views(game, state, n, seed, picture=len(states) % 5 == 1)
+        check_views(game, state, n, log.params, seed, picture=len(states) % 5 == 1)
+        if len(states) % 3 == 1:
+            check_reading(game, state, seat, game.view(state, seat), texts, pool, log.params, seed)
         game.standing(state)
         assert game.outcome(state) is None
         move = legal[rng.below(len(legal))]
         entries.append((log.players[seat], game.format_move(state, move), None))
         state = game.apply(state, move)
         states.append(state)
-    check_views(game, state, n, seed)
+    check_views(game, state, n, log.params, seed)
     outcome = game.outcome(state)
     assert outcome is not None
     assert game.legal_moves(state) == ()
@@ -167,7 +223,7 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
 @pytest.mark.parametrize("game_id", list(games.GAMES))
 def test_simulate_is_deterministic(game_id: str) -> None:
     game = games.get(game_id)
-    n = game.PLAYERS[-1]
+    n = game.players[-1]
     a = match.simulate(game_id, NAMES[:n], "det")
     b = match.simulate(game_id, NAMES[:n], "det")
     c = match.simulate(game_id, NAMES[:n], "det", play_seed="other")
@@ -176,21 +232,25 @@ def test_simulate_is_deterministic(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", list(games.GAMES))
-def test_module_exposes_the_contract(game_id: str) -> None:
+def test_the_game_is_declared_once(game_id: str) -> None:
     game = games.get(game_id)
-    for name in ("ID", "TITLE", "PLAYERS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW"):
+    assert isinstance(game, GameSpec)
+    for name in ("id", "title", "players", "turn_clause", "end_clause", "notation_doc"):
         assert getattr(game, name), name
-    assert isinstance(game.PARAMS, tuple), "PARAMS is a tuple, empty when the game has none"
-    for name in ("setup", "to_move", "legal_moves", "apply", "parse_move", "format_move",
-                 "outcome", "standing", "view", "render", "draw", "fast_apply", "redeal",
-                 "narrate", "read_listed"):
-        assert callable(getattr(game, name)), name
-    assert isinstance(getattr(game, "RULES", 1), int) and getattr(game, "RULES", 1) >= 1
-    for p in game.PARAMS:
+    assert isinstance(game.params, tuple), "params is a tuple, empty when the game has none"
+    # The layers keep their Protocols (checked statically too: mypy reads the packages).
+    for layer, protocol in ((game.rules, Rules), (game.notation, Notation), (game.fast, Accelerator)):
+        for name in protocol.__dict__:
+            if not name.startswith("_") and callable(protocol.__dict__[name]):
+                assert callable(getattr(layer, name)), f"{layer.__name__} lacks {name}"
+    assert game.view_type is game.rules.View
+    assert callable(game.narration.narrate) and callable(game.text.render) and callable(game.picture.draw)
+    assert isinstance(game.rules_version, int) and game.rules_version >= 1
+    for p in game.params:
         # A parameter a later rules version brought in says what older logs played.
-        assert p.since == 1 or (p.legacy is not None and p.since <= getattr(game, "RULES", 1))
-    assert game.ID == game_id
-    for p in game.PARAMS:
+        assert p.since == 1 or (p.legacy is not None and p.since <= game.rules_version)
+    assert game.id == game_id
+    for p in game.params:
         assert p.coerce(p.default) == p.default
         for c in p.choices:
             assert p.coerce(str(c)) == c
@@ -198,9 +258,9 @@ def test_module_exposes_the_contract(game_id: str) -> None:
 
 def test_every_seat_count_and_param_combination_sets_up() -> None:
     for game in games.GAMES.values():
-        for n in game.PLAYERS:
-            for combo in itertools.product(*[p.choices or (p.default,) for p in game.PARAMS]):
-                params = {p.name: v for p, v in zip(game.PARAMS, combo)}
-                log = match.new_log(game.ID, NAMES[:n], "setup", params)
+        for n in game.players:
+            for combo in itertools.product(*[p.choices or (p.default,) for p in game.params]):
+                params = {p.name: v for p, v in zip(game.params, combo)}
+                log = match.new_log(game.id, NAMES[:n], "setup", params)
                 assert match.start(log)[0] is game
 

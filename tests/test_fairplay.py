@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from adjudicator import games, log as logmod, match, seal
 from adjudicator.cli import app
 from adjudicator.errors import AdjudicatorError
-from adjudicator.games import atlas
+from adjudicator.games.atlas import GAME as atlas, cards as atlas_cards, rules as atlas_rules
 from test_trust import changed, leaves  # one way to edit every field of a log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,11 +35,11 @@ def run(*args: Any, ok: bool | None = True):
     return result
 
 
-def hidden_cards(state: atlas.State, seat: int) -> set[str]:
+def hidden_cards(state: atlas_rules.State, seat: int) -> set[str]:
     """The cards ``seat`` may not see: other hands, the draw pile, the removed cards."""
     cards = [c for p, hand in enumerate(state.hands) if p != seat for c in hand]
     cards += list(state.deck) + list(state.removed)
-    return {atlas.CARD_TEXT[c] for c in cards}
+    return {atlas_cards.CARD_TEXT[c] for c in cards}
 
 
 def play_refereed_atlas(tmp_path: Path) -> tuple[Path, Path, list[bytes]]:
@@ -130,10 +130,11 @@ def test_a_view_file_accepts_only_a_listed_move(tmp_path: Path) -> None:
     run("view", game, "--secret", secret, "--as", "bob", "-o", tmp_path / "bob.json")
     listed = json.loads(run("legal", tmp_path / "ann.json", "--json").stdout)["moves"]
     cards = {m.split("+")[0] for m in listed}
-    outside = next(t for t in atlas.CARD_TEXT if t not in cards)
+    outside = next(t for t in atlas_cards.CARD_TEXT if t not in cards)
     before = (tmp_path / "ann.json").read_bytes()
     r = run("extend", tmp_path / "ann.json", outside, ok=False)
-    assert f"move 1 (ann) '{outside}': not one of your legal moves: " in r.stderr
+    # The words of every game's reader (adjudicator/reading.py): the move, then the rules' reason.
+    assert f"move 1 (ann) '{outside}': {outside} is not one of your legal moves: " in r.stderr
     assert (tmp_path / "ann.json").read_bytes() == before
     r = run("extend", tmp_path / "bob.json", listed[0], ok=False)
     assert "it is ann's turn" in r.stderr
@@ -276,7 +277,7 @@ def test_view_files_of_every_game_render_without_the_seed(tmp_path: Path, game_i
     """Every game's views survive the trip through a view file (VIEW reads them
     back exactly), and a player can show and extend a view file for each."""
     game = games.get(game_id)
-    n = game.PLAYERS[-1]
+    n = game.players[-1]
     names = ["ann", "bob", "cy", "dee"][:n] if n > 1 else ["ann"]
     path, secret = tmp_path / "g.json", tmp_path / "g.secret.json"
     run("new", game_id, "--players", ",".join(names), "--seed", "views", "--referee", "-o", path)
@@ -290,7 +291,7 @@ def test_view_files_of_every_game_render_without_the_seed(tmp_path: Path, game_i
         run("view", path, "--secret", secret, "--as", player, "-o", mine)
         vf = logmod.decode_view(mine.read_bytes())
         seat = names.index(player)
-        assert msgspec.json.decode(vf.view, type=game.VIEW) == game.view(rep.state, seat)
+        assert msgspec.json.decode(vf.view, type=game.view_type) == game.view(rep.state, seat)
         assert "Your move" in run("show", mine).stdout
         run("extend", mine, vf.legal[-1])
         run("extend", path, "--secret", secret, "--from", mine)

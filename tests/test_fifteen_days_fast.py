@@ -15,8 +15,7 @@ import pytest
 
 from adjudicator.chance import Chance
 from adjudicator.errors import MoveError
-from adjudicator.games import fifteen_days as fd
-from adjudicator.games.fifteen_days import rules
+from adjudicator.games.fifteen_days import GAME as fd, fast
 
 NAMES = ("ann", "bob", "cy", "dee")
 SEASONS = ("Sp", "Su", "Au", "Wi")
@@ -61,8 +60,8 @@ def invariants(state) -> None:
 
 
 def test_every_canonical_text_is_in_the_table():
-    assert sorted(rules._CANONICAL) == sorted(CANONICAL)
-    for text, (_, move) in rules._CANONICAL.items():
+    assert sorted(fast.CANONICAL) == sorted(CANONICAL)
+    for text, (_, move) in fast.CANONICAL.items():
         assert fd.parse_move(None, text) == move, text
 
 
@@ -83,20 +82,31 @@ def test_fast_apply_agrees_with_the_checked_path(players, feathers, wild):
             move = moves[rng.below(len(moves))]
             text = fd.format_move(state, move)
             after = fd.apply(state, move)
-            assert fd.fast_apply(state, text) == after, (seed, ply, text)
+            assert fast.fast_apply(state, text) == after, (seed, ply, text)
+            assert fast.fast_step(state, move) == (text, after), (seed, ply, text)
             if ply % 6 == 0:
                 checked_positions += 1
                 legal = {fd.format_move(state, m) for m in moves}
                 for other in CANONICAL + OTHERS:
                     want = checked(state, other)
                     assert (want is not None) == (other in legal), (seed, ply, other)
-                    assert fd.fast_apply(state, other) == want, (seed, ply, other)
+                    assert fast.fast_apply(state, other) == want, (seed, ply, other)
+                    try:
+                        read = fd.parse_move(state, other)
+                    except MoveError:
+                        continue
+                    # fast_step: the checked path's text and state, or None for the checked path.
+                    step = fast.fast_step(state, read)
+                    if step is not None:
+                        assert step == (fd.format_move(state, read), fd.apply(state, read))
+                    else:
+                        assert want is None or fd.format_move(state, read) != other, other
             state = after
             ply += 1
             invariants(state)
         # After the end nothing applies.
         for other in CANONICAL:
-            assert fd.fast_apply(state, other) is None
+            assert fast.fast_apply(state, other) is None
     assert checked_positions > 40
 
 
@@ -110,7 +120,7 @@ def random_game(players: int, seed: str, feathers: str = "one-per-turn", wild: s
     while (seat := fd.to_move(state)) is not None:
         moves = fd.legal_moves(state)
         text = fd.format_move(state, moves[rng.below(len(moves))])
-        state = fd.fast_apply(state, text)
+        state = fast.fast_apply(state, text)
         texts.append(text)
         seats.append(seat)
         states.append(state)
@@ -128,13 +138,13 @@ def test_fast_play_is_fast_apply_move_after_move(players, feathers, wild):
         texts, seats, states = random_game(players, f"play/{players}/{k}", feathers, wild)
         for start in range(0, len(texts) + 1, 25):
             for stop in range(start, len(texts) + 1, 7):
-                got = rules.fast_play(states[start], texts[start:stop])
+                got = fast.fast_play(states[start], texts[start:stop])
                 assert got == (seats[start:stop], states[stop]), (start, stop)
-            assert rules.fast_play(states[start], texts[start:]) == (seats[start:], states[-1])
-        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+            assert fast.fast_play(states[start], texts[start:]) == (seats[start:], states[-1])
+        assert fast.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
         assert states[-1].seat == -1
-        assert rules.fast_play(states[-1], texts) == ([], states[-1])
-        assert rules.fast_play(states[-1], CANONICAL) == ([], states[-1])
+        assert fast.fast_play(states[-1], texts) == ([], states[-1])
+        assert fast.fast_play(states[-1], CANONICAL) == ([], states[-1])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -149,12 +159,12 @@ def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players):
     for k in range(3):
         texts, seats, states = random_game(players, f"stop/{players}/{k}")
         for at in rng.sample(range(len(texts)), 5):
-            refused = [t for t in CANONICAL + OTHERS if fd.fast_apply(states[at], t) is None]
+            refused = [t for t in CANONICAL + OTHERS if fast.fast_apply(states[at], t) is None]
             refused += ["@resign", "garbage"]
             for bad in rng.sample(refused, 20) + refused[-3:]:
-                got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+                got = fast.fast_play(states[0], texts[:at] + [bad] + texts[at:])
                 assert got == (seats[:at], states[at]), (at, bad)
             for text in CANONICAL + OTHERS:
-                after = fd.fast_apply(states[at], text)
+                after = fast.fast_apply(states[at], text)
                 want = ([seats[at]], after) if after is not None else ([], states[at])
-                assert rules.fast_play(states[at], [text]) == want, text
+                assert fast.fast_play(states[at], [text]) == want, text

@@ -16,7 +16,7 @@ import pytest
 
 from adjudicator import drawing
 from adjudicator.chance import Chance
-from adjudicator.games import fifteen_days as fd
+from adjudicator.games.fifteen_days import GAME as fd
 
 NAMES = ("ann", "bob", "cy", "dee")
 SVG = "{http://www.w3.org/2000/svg}"

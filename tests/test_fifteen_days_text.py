@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator.chance import Chance
 from adjudicator.engine import Style
-from adjudicator.games import fifteen_days as fd
+from adjudicator.games.fifteen_days import GAME as fd
 
 SHORT = ("ann", "bob", "cy", "dee")
 LONG = tuple(c * 24 for c in "WXYZ")  # as long as a name may be

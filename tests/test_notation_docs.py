@@ -42,7 +42,7 @@ def blocks(kind: str) -> list[tuple[str, int, str]]:
 
 def test_every_game_has_a_notation_document() -> None:
     for game in games.GAMES.values():
-        assert (NOTATION.parent / game.NOTATION).is_file(), game.NOTATION
+        assert (NOTATION.parent / game.notation_doc).is_file(), game.notation_doc
 
 
 def test_there_are_move_examples() -> None:

@@ -59,7 +59,7 @@ def picture(path: Path, seat: int | None) -> str:
 def test_every_game_and_player_count_has_a_golden_picture() -> None:
     covered = {(p.parent.name, n) for p in EXAMPLES
                for n in [len(logmod.decode(p.read_bytes()).players)]}
-    assert covered == {(g.ID, n) for g in games.GAMES.values() for n in g.PLAYERS}
+    assert covered == {(g.id, n) for g in games.GAMES.values() for n in g.players}
 
 
 @pytest.mark.parametrize(("path", "seat"), CASES)
@@ -72,7 +72,7 @@ def test_golden_pictures(path: Path, seat: int | None, file_regression) -> None:
     assert 600 <= width <= 1000, "about forum size"
     texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
     rep, ply = middle(path)
-    assert rep.game.TITLE in texts and f"after move {ply}" in texts
+    assert rep.game.title in texts and f"after move {ply}" in texts
     for name in rep.players:
         assert name in texts, "every player is named in text"
     if ply:

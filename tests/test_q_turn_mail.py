@@ -1,5 +1,6 @@
-"""Q-Turn by mail: ``read_listed`` (the move a player typed into a view file)
-and ``narrate`` (what a move did, as one viewer saw it).
+"""Q-Turn by mail: ``reading.read_listed`` (the move a player typed into a
+view file, read and refused by Q-Turn's own notation and rules) and
+``narrate`` (what a move did, as one viewer saw it).
 
 ``read_listed`` must agree with the log's reader in every position of random
 games (2, 3 and 4 players, two disk mixes): every spelling notation/q-turn.md
@@ -19,7 +20,8 @@ from functools import cache
 import pytest
 
 from adjudicator.errors import IllegalMoveError, NotationError
-from adjudicator.games import q_turn as game
+from adjudicator import reading
+from adjudicator.games.q_turn import GAME as game
 from test_atlas_mail import (
     Run, answer, check_narration, check_positions, listed, random_games, replayed, told,
 )  # fmt: skip
@@ -91,7 +93,7 @@ def refused_as(state, text: str, reason: str) -> str:
 
 def runs() -> list[Run]:
     out = []
-    for n in game.PLAYERS:
+    for n in game.players:
         for mix in ("4Q,6D,6O", "8Q,4D,4O"):
             params = {"disks": mix, "round-limit": 12}
             out += random_games("q-turn", n, [f"mail{n}", f"mail{n}b"], params)
@@ -123,24 +125,25 @@ def test_read_listed_takes_every_spelling_of_a_move() -> None:
             except IllegalMoveError:
                 continue
             for typed in (text, text.upper(), f" {text}  "):
-                assert game.read_listed(view, moves, typed) == want, typed
+                assert reading.read_listed(game, view, moves, typed, rep.log.params) == want, typed
 
 
 def at(number: int):
     """The position before move ``number`` (1-based) of the sample game: the
-    view of the player to move (seat 0 at the end) and their list."""
+    view of the player to move (seat 0 at the end), their list and the log's
+    parameters."""
     rep = replayed(SAMPLE)
     state = rep.states[number - 1]
     seat = game.to_move(state)
-    return game.view(state, 0 if seat is None else seat), listed(game, state)
+    return game.view(state, 0 if seat is None else seat), listed(game, state), rep.log.params
 
 
 def refused(number: int, text: str, spelled: str | None = None) -> tuple[str, str | None]:
     """The reason and clause of read_listed's refusal of ``text`` before move
     ``number``, after "``spelled`` is not one of your legal moves: "."""
-    view, moves = at(number)
+    view, moves, params = at(number)
     with pytest.raises(NotationError) as caught:
-        game.read_listed(view, moves, text)
+        reading.read_listed(game, view, moves, text, params)
     head = f"{spelled or text} is not one of your legal moves: "
     assert caught.value.reason.startswith(head), caught.value.reason
     return caught.value.reason.removeprefix(head), caught.value.clause
@@ -153,8 +156,8 @@ def test_read_listed_the_sample_games_readings() -> None:
         (6, "west", "W"), (12, "NS + C4", "NS+c4"), (15, "xb3", "bounce"),
         (15, "bounce off b3", "bounce"), (22, "a1 + none", "a1"), (34, "bounce+c2", "bounce"),
     ]:
-        view, moves = at(number)
-        assert game.read_listed(view, moves, typed) == canonical, typed
+        view, moves, params = at(number)
+        assert reading.read_listed(game, view, moves, typed, params) == canonical, typed
 
 
 def test_read_listed_the_sample_games_refusals() -> None:
@@ -194,9 +197,9 @@ def test_read_listed_the_sample_games_refusals() -> None:
 def test_read_listed_a_square_off_the_board_is_the_readers_error() -> None:
     """"e4" is refused by the reader itself, as a move off the board (Taking a
     Turn), in the same words as in the log."""
-    view, moves = at(5)
+    view, moves, params = at(5)
     with pytest.raises(IllegalMoveError) as caught:
-        game.read_listed(view, moves, "e4")
+        reading.read_listed(game, view, moves, "e4", params)
     assert str(caught.value) == (
         "e4 is off the board: you may not move off the board (squares run from a1 to d4) "
         "(Q-Turn: Taking a Turn)")
@@ -209,13 +212,14 @@ def test_read_listed_the_face_down_disks_change_nothing() -> None:
     state = rep.states[4]  # ann on d4 may move to the face-down c4
     view, moves = game.view(state, 0), listed(game, state)
     texts = ["c4", "to c4", "c4+-", "c4+a1", "c4,d4", "d3", "bounce", "E", "pass"]
-    answers = [answer(game, view, moves, t) for t in texts]
+    answers = [answer(game, view, moves, t, rep.log.params) for t in texts]
     assert answers[:3] == [("move", "c4")] * 3
     others = [game.redeal(state, None, f"kinds/{k}") for k in range(4)]
     assert any(other.kinds != state.kinds for other in others)
     for other in others:
         seen = game.view(other, 0)
-        assert [answer(game, seen, listed(game, other), t) for t in texts] == answers
+        assert [answer(game, seen, listed(game, other), t, rep.log.params)
+                for t in texts] == answers
 
 
 # --- narrate -------------------------------------------------------------------------

@@ -17,8 +17,7 @@ import pytest
 
 from adjudicator import match
 from adjudicator.errors import MoveError
-from adjudicator.games import time_palatrix as tp
-from adjudicator.games.time_palatrix import rules
+from adjudicator.games.time_palatrix import GAME, cards, fast, rules
 from adjudicator.games.time_palatrix.cards import CANONICAL
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -28,9 +27,9 @@ def checked(state, text: str):
     """The state the checked path gives for ``text``, or None where it refuses
     the move or where ``text`` is not how the tool writes it."""
     try:
-        move = tp.parse_move(state, text)
-        after = tp.apply(state, move)
-        canonical = tp.format_move(state, move)
+        move = GAME.parse_move(state, text)
+        after = GAME.apply(state, move)
+        canonical = GAME.format_move(state, move)
     except MoveError:
         return None
     return after if canonical == text else None
@@ -55,25 +54,51 @@ ALL_TEXTS = sorted(CANONICAL)
 @pytest.mark.parametrize("seed", ["f1", "f2"])
 def test_fast_apply_agrees_with_the_checked_path(players, locations, seed):
     rng = random.Random(f"fast/{seed}/{players}/{locations}")
-    state = tp.setup({"locations": locations}, NAMES[:players], seed)
+    state = GAME.setup({"locations": locations}, NAMES[:players], seed)
     while True:
-        legal = {tp.format_move(state, m): m for m in tp.legal_moves(state)}
+        legal = {GAME.format_move(state, m): m for m in GAME.legal_moves(state)}
         for text, move in legal.items():
-            assert tp.fast_apply(state, text) == tp.apply(state, move), text
+            assert fast.fast_apply(state, text) == GAME.apply(state, move), text
         # Every other canonical text is refused here; a sample through the
         # checked path as well, and other spellings of the legal moves.
         for text in ALL_TEXTS:
             if text not in legal:
-                assert tp.fast_apply(state, text) is None, text
+                assert fast.fast_apply(state, text) is None, text
         sample = rng.sample(ALL_TEXTS, 12) + [v for t in rng.sample(sorted(legal) or ["3"], 1)
                                                for v in variants(t)]
         sample += ["", "G7", "13", "12+1", "P1-5", "xyz"]
         for text in sample:
-            assert tp.fast_apply(state, text) == checked(state, text), text
+            assert fast.fast_apply(state, text) == checked(state, text), text
         if not legal:
             break
-        state = tp.apply(state, legal[rng.choice(sorted(legal))])
-    assert tp.to_move(state) is None
+        state = GAME.apply(state, legal[rng.choice(sorted(legal))])
+    assert GAME.to_move(state) is None
+
+
+@pytest.mark.parametrize("locations", [3, 4])
+@pytest.mark.parametrize("players", [3, 4])
+def test_fast_step_is_format_move_and_apply(players, locations):
+    """Self-play's step, move by move through random games: every listed move
+    is spelled and played as format_move and apply do it; any other move
+    (a sample of every bid and card on a location, and a card without its
+    location) is left to the checked path (None) where apply refuses it."""
+    rng = random.Random(f"step/{players}/{locations}")
+    others = list(cards.BIDS) + [p for row in cards.PLACES.values() for p in row]
+    state = GAME.setup({"locations": locations}, NAMES[:players], "step")
+    while GAME.to_move(state) is not None:
+        legal = GAME.legal_moves(state)
+        for move in legal:
+            assert fast.fast_step(state, move) == (GAME.format_move(state, move),
+                                                   GAME.apply(state, move)), move
+        for move in rng.sample(others, 16) + [cards.Place(rng.choice(sorted(cards.CARD_NAMES)), -1)]:
+            try:
+                after = GAME.apply(state, move)
+            except MoveError:
+                assert fast.fast_step(state, move) is None, move
+                continue
+            assert fast.fast_step(state, move) in (None, (GAME.format_move(state, move), after))
+        state = GAME.apply(state, rng.choice(legal))
+    assert fast.fast_step(state, cards.Bid(3)) is None
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -81,24 +106,24 @@ def test_replay_of_random_logs_by_the_fast_path(players):
     """Whole random logs: the fast path alone replays each to the states of the
     checked path."""
     for k in range(3):
-        log = match.simulate(tp.ID, NAMES[:players], f"fast-log/{k}", {"locations": 3 + k % 2})
+        log = match.simulate(GAME.id, NAMES[:players], f"fast-log/{k}", {"locations": 3 + k % 2})
         _, state = match.start(log)
         for entry in log.moves:
-            after = tp.fast_apply(state, entry.move)
+            after = fast.fast_apply(state, entry.move)
             assert after is not None and after == checked(state, entry.move)
             state = after
-        assert tp.outcome(state) == log.result
+        assert GAME.outcome(state) == log.result
 
 
 def random_game(players: int, locations: int, seed: str):
     """A random game played by fast_apply: its texts, the seat that played
     each, and the state before each text and after the last."""
-    log = match.simulate(tp.ID, NAMES[:players], seed, {"locations": locations})
+    log = match.simulate(GAME.id, NAMES[:players], seed, {"locations": locations})
     _, state = match.start(log)
     texts, seats, states = [], [], [state]
     for entry in log.moves:
-        seats.append(tp.to_move(state))
-        state = tp.fast_apply(state, entry.move)
+        seats.append(GAME.to_move(state))
+        state = fast.fast_apply(state, entry.move)
         texts.append(entry.move)
         states.append(state)
     return texts, seats, states
@@ -114,11 +139,11 @@ def test_fast_play_is_fast_apply_move_after_move(players, locations):
         texts, seats, states = random_game(players, locations, f"play/{k}")
         for start in range(0, len(texts) + 1, 9):
             for stop in range(start, len(texts) + 1, 4):
-                got = rules.fast_play(states[start], texts[start:stop])
+                got = fast.fast_play(states[start], texts[start:stop])
                 assert got == (seats[start:stop], states[stop]), (start, stop)
-        assert rules.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
-        assert tp.to_move(states[-1]) is None
-        assert rules.fast_play(states[-1], texts) == ([], states[-1])
+        assert fast.fast_play(states[0], texts + texts[:1]) == (seats, states[-1])
+        assert GAME.to_move(states[-1]) is None
+        assert fast.fast_play(states[-1], texts) == ([], states[-1])
 
 
 @pytest.mark.parametrize("locations", [3, 4])
@@ -131,15 +156,15 @@ def test_fast_play_stops_at_the_first_text_fast_apply_refuses(players, locations
     rng = random.Random(f"stop/{players}/{locations}")
     texts, seats, states = random_game(players, locations, "stop")
     for at in rng.sample(range(len(texts)), 8):
-        refused = [t for t in ALL_TEXTS if tp.fast_apply(states[at], t) is None]
+        refused = [t for t in ALL_TEXTS if fast.fast_apply(states[at], t) is None]
         refused += variants(texts[at]) + ["@resign", "", "G7", "xyz"]
         for bad in rng.sample(refused, 12) + refused[-6:]:
-            got = rules.fast_play(states[0], texts[:at] + [bad] + texts[at:])
+            got = fast.fast_play(states[0], texts[:at] + [bad] + texts[at:])
             assert got == (seats[:at], states[at]), (at, bad)
         for text in ALL_TEXTS:
-            after = tp.fast_apply(states[at], text)
+            after = fast.fast_apply(states[at], text)
             want = ([seats[at]], after) if after is not None else ([], states[at])
-            assert rules.fast_play(states[at], [text]) == want, text
+            assert fast.fast_play(states[at], [text]) == want, text
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -150,7 +175,7 @@ def test_the_written_out_resolution_agrees_with_trick_winner(players, locations)
     the winner of the trick before (the next location's lead; after the last
     location, the start player of the next round or hand)."""
     for k in range(4):
-        log = match.simulate(tp.ID, NAMES[:players], f"resolve/{k}", {"locations": locations})
+        log = match.simulate(GAME.id, NAMES[:players], f"resolve/{k}", {"locations": locations})
         state = match.validate(log).state
         assert len(state.record) == players * 12
         for row in state.record:

@@ -19,8 +19,9 @@ from functools import cache
 import pytest
 
 from adjudicator.errors import AmbiguousMoveError, NotationError
-from adjudicator.games import time_palatrix as game
-from adjudicator.games.time_palatrix.cards import CANONICAL, CARD_NAMES
+from adjudicator.games.time_palatrix import GAME as game
+from adjudicator.games.time_palatrix.cards import CANONICAL, CARD_NAMES, PAWNS
+from adjudicator import reading
 from test_atlas_mail import (
     Run, answer, check_narration, check_positions, listed, random_games, replayed, told,
 )  # fmt: skip
@@ -47,7 +48,7 @@ def _spellings(canonical: str) -> list[str]:
     card, _, loc = canonical.partition("-")
     suit, rank = card[0], card[1:]
     cards = [card, f"{suit} {rank}", f"{SUIT_WORDS[suit]} {rank}", f"{SUIT_WORDS[suit]}{rank}"]
-    pawn = game.PAWNS[int(loc) - 1]
+    pawn = PAWNS[int(loc) - 1]
     places = [c + sep + loc for c in cards for sep in SEPARATORS]
     places += [c + sep + pawn for c in cards for sep in ["", *SEPARATORS]]
     # Without a location: where the log puts it, or ambiguous.
@@ -76,7 +77,7 @@ def refused_as(state, text: str, reason: str) -> str:
 
 
 def runs(seeds: tuple[str, ...] = ("mail",), upto: int | None = None) -> list[Run]:
-    return [run for n in game.PLAYERS for locations in (3, 4) for run in random_games(
+    return [run for n in game.players for locations in (3, 4) for run in random_games(
         "time-palatrix", n, [f"{s}{n}{locations}" for s in seeds], {"locations": locations},
         upto=upto)]
 
@@ -107,28 +108,28 @@ def test_read_listed_takes_every_spelling_of_a_move() -> None:
                     game.apply(state, game.parse_move(state, text))
                 except AmbiguousMoveError as e:
                     with pytest.raises(AmbiguousMoveError) as got:
-                        game.read_listed(view, moves, text)
+                        reading.read_listed(game, view, moves, text, rep.log.params)
                     assert got.value.candidates == e.candidates
                     continue
                 for typed in (text, text.upper(), f" {text}  "):
-                    assert game.read_listed(view, moves, typed) == want, typed
+                    assert reading.read_listed(game, view, moves, typed, rep.log.params) == want, typed
 
 
 def at(number: int):
     """The position before move ``number`` (1-based) of the sample game: the
-    view of the player to move and their list."""
+    view of the player to move, their list and the log's parameters."""
     rep = replayed(SAMPLE)
     state = rep.states[number - 1]
-    return game.view(state, game.to_move(state)), listed(game, state)
+    return game.view(state, game.to_move(state)), listed(game, state), rep.log.params
 
 
 def refused(number: int, text: str) -> tuple[str, str | None]:
     """The reason and clause of read_listed's refusal of ``text`` (written
     canonically) before move ``number``, after "``text`` is not one of your
     legal moves: "."""
-    view, moves = at(number)
+    view, moves, params = at(number)
     with pytest.raises(NotationError) as caught:
-        game.read_listed(view, moves, text)
+        reading.read_listed(game, view, moves, text, params)
     head = f"{text} is not one of your legal moves: "
     assert caught.value.reason.startswith(head), caught.value.reason
     return caught.value.reason.removeprefix(head), caught.value.clause
@@ -141,8 +142,8 @@ def test_read_listed_the_sample_hands_readings() -> None:
         (4, "blue 9 yellow", "B9-3"), (7, "orange 8 on black", "O8-1"), (7, "o8 @ 1", "O8-1"),
         (10, "o4", "O4-2"),
     ]:
-        view, moves = at(number)
-        assert game.read_listed(view, moves, typed) == canonical, typed
+        view, moves, params = at(number)
+        assert reading.read_listed(game, view, moves, typed, params) == canonical, typed
 
 
 def test_read_listed_the_sample_hands_refusals() -> None:
@@ -174,26 +175,26 @@ def test_read_listed_a_card_without_its_location() -> None:
     """Tolerant input: "A card typed without a location is placed on the only
     empty location where its player may place it ... If there are several,
     the move is refused as ambiguous, naming the choices"."""
-    view, moves = at(7)  # ann holds no green: O8 may go on location 1 or 2
+    view, moves, params = at(7)  # ann holds no green: O8 may go on location 1 or 2
     with pytest.raises(AmbiguousMoveError) as caught:
-        game.read_listed(view, moves, "O8")
+        reading.read_listed(game, view, moves, "O8", params)
     assert caught.value.candidates == ("O8-1", "O8-2")
     assert str(caught.value) == (
         "O8 may go on several locations; add one: O8-1 or O8-2 (Time Palatrix: Trick Placement)")
     # cy holds green and blue, the follow suits of locations 1 and 3: an
     # orange card may go only on location 2, a blue one on 2 or 3.
-    view, moves = at(6)
-    assert game.read_listed(view, moves, "o7") == "O7-2"
+    view, moves, params = at(6)
+    assert reading.read_listed(game, view, moves, "o7", params) == "O7-2"
     with pytest.raises(AmbiguousMoveError) as caught:
-        game.read_listed(view, moves, "blue 4")
+        reading.read_listed(game, view, moves, "blue 4", params)
     assert caught.value.candidates == ("B4-2", "B4-3")
 
 
 def test_read_listed_a_reading_error_is_the_readers() -> None:
     """Text that does not read is refused by the reader, in the log's words."""
-    view, moves = at(2)
+    view, moves, params = at(2)
     with pytest.raises(NotationError) as caught:
-        game.read_listed(view, moves, "3/5")
+        reading.read_listed(game, view, moves, "3/5", params)
     assert str(caught.value) == (
         "a bid with the spare chip covers two counts in a row, as in 3/4; write 3+ "
         "(notation/time-palatrix.md)")
@@ -206,12 +207,13 @@ def test_read_listed_the_other_hands_change_nothing() -> None:
     state = rep.states[6]
     view, moves = game.view(state, 0), listed(game, state)
     texts = [*CANONICAL, "O8", "G5", "O7"]
-    answers = [answer(game, view, moves, t) for t in texts]
+    answers = [answer(game, view, moves, t, rep.log.params) for t in texts]
     for k in range(3):
         other = game.redeal(state, 0, f"hands/{k}")
         assert other.hands != state.hands
         seen = game.view(other, 0)
-        assert [answer(game, seen, listed(game, other), t) for t in texts] == answers
+        assert [answer(game, seen, listed(game, other), t, rep.log.params)
+                for t in texts] == answers
 
 
 # --- narrate -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from adjudicator import drawing, match
-from adjudicator.games import time_palatrix as tp
+from adjudicator.games.time_palatrix import GAME, cards
 
 NAMES = ("ann", "bob", "cy", "dee")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -20,7 +20,7 @@ CARD = re.compile(r"\b[POGB](?:1[0-2]|[1-9])\b")
 
 def draw(state, seat, last=None, ply=0):
     names = state.players
-    return tp.draw(tp.view(state, seat), drawing.scene(tp, names, state, ply, last, seat))
+    return GAME.draw(GAME.view(state, seat), drawing.scene(GAME, names, state, ply, last, seat))
 
 
 def classes(svg: str) -> list[str]:
@@ -34,12 +34,12 @@ def texts(svg: str) -> str:
 
 def random_positions(players: int, locations: int, seed: str, every: int):
     rng = random.Random(seed)
-    state = tp.setup({"locations": locations}, NAMES[:players], seed)
+    state = GAME.setup({"locations": locations}, NAMES[:players], seed)
     ply = 0
-    while tp.to_move(state) is not None:
+    while GAME.to_move(state) is not None:
         if ply % every == 0:
             yield state
-        state = tp.apply(state, rng.choice(tp.legal_moves(state)))
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
         ply += 1
     yield state
 
@@ -53,23 +53,23 @@ def test_a_seat_sees_the_same_picture_whatever_the_hidden_cards(players, locatio
         for seat in (None, *range(players)):
             svg = draw(state, seat)
             assert ET.fromstring(svg).tag == f"{SVG}svg"
-            v = tp.view(state, seat)
+            v = GAME.view(state, seat)
             seen = {c for board in v.boards for c in board if c} | set(v.my_cards or ())
             seen |= {c for t in v.tricks_played for c in t.cards}
             assert set(CARD.findall(svg)) <= seen
             for r in range(2):
-                other = tp.redeal(state, seat, f"pic/{k}/{r}")
+                other = GAME.redeal(state, seat, f"pic/{k}/{r}")
                 assert draw(other, seat) == svg
 
 
 def test_the_viewer_holds_their_cards_face_up_and_sees_only_backs_of_the_others():
-    state = tp.setup({"locations": 3}, NAMES, "hands")
+    state = GAME.setup({"locations": 3}, NAMES, "hands")
     for seat in range(4):
         svg = draw(state, seat)
         assert classes(svg).count("card hand") == 12
         assert classes(svg).count("backs") == 3
         hand = {c for c in CARD.findall(svg)}
-        assert hand == set(tp.view(state, seat).my_cards)
+        assert hand == set(GAME.view(state, seat).my_cards)
     public = draw(state, None)
     assert "card hand" not in classes(public) and classes(public).count("backs") == 4
     assert not CARD.findall(public) and "12 cards" in texts(public)
@@ -78,7 +78,7 @@ def test_the_viewer_holds_their_cards_face_up_and_sees_only_backs_of_the_others(
 def test_a_placed_card_its_follow_pawn_and_the_last_move():
     """The cards on the boards face up, the small pawn on the card that set a
     location's follow suit, and the last move outlined, read from its text."""
-    log = match.extend(match.new_log(tp.ID, NAMES[:3], "105"), ["6", "3+", "3", "B9-3", "G8-1"])
+    log = match.extend(match.new_log(GAME.id, NAMES[:3], "105"), ["6", "3+", "3", "B9-3", "G8-1"])
     state = match.replay(log).state
     svg = draw(state, None, last=("bob", "G8-1"), ply=5)
     assert classes(svg).count("card board") == 2
@@ -96,9 +96,9 @@ def test_a_placed_card_its_follow_pawn_and_the_last_move():
 
 
 def test_bids_spare_chips_and_a_bid_as_the_last_move():
-    state = tp.apply(tp.apply(tp.setup({"locations": 3}, NAMES[:3], "bids"), tp.Bid(3, True)),
-                     tp.Bid(0))
-    svg = draw(state, None, last=(tp.view(state, None).players[0], "3+"), ply=2)
+    state = GAME.apply(GAME.apply(GAME.setup({"locations": 3}, NAMES[:3], "bids"), cards.Bid(3, True)),
+                     cards.Bid(0))
+    svg = draw(state, None, last=(GAME.view(state, None).players[0], "3+"), ply=2)
     assert classes(svg).count("bid") == 2 and classes(svg).count("spare") == 1
     assert classes(svg).count("last") == 1
     assert "not yet" in texts(svg)
@@ -108,10 +108,10 @@ def test_the_tricks_of_the_hand_lead_and_winner():
     """After a round: every trick with each card, the lead in brackets and the
     winner boxed; the scoring of finished hands once there is one."""
     rng = random.Random(5)
-    state = tp.setup({"locations": 3}, NAMES[:3], "tricks")
-    while not tp.view(state, None).results:
-        state = tp.apply(state, rng.choice(tp.legal_moves(state)))
-    v = tp.view(state, None)
+    state = GAME.setup({"locations": 3}, NAMES[:3], "tricks")
+    while not GAME.view(state, None).results:
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    v = GAME.view(state, None)
     svg = draw(state, None)
     assert classes(svg).count("trick-card won") == len(v.tricks_played) == 12
     assert classes(svg).count("trick-card") == 12 * 2

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from adjudicator.engine import Style
-from adjudicator.games import time_palatrix as tp
+from adjudicator.games.time_palatrix import GAME
 
 NAME_SETS = {
     "short": ("ann", "bob", "cy", "dee"),
@@ -23,12 +23,12 @@ NAME_SETS = {
 def positions(players: tuple[str, ...], locations: int, seed: str, every: int):
     """Every ``every``-th position of a random game, and its end."""
     rng = random.Random(seed)
-    state = tp.setup({"locations": locations}, players, seed)
+    state = GAME.setup({"locations": locations}, players, seed)
     ply = 0
-    while tp.to_move(state) is not None:
+    while GAME.to_move(state) is not None:
         if ply % every == 0:
             yield state
-        state = tp.apply(state, rng.choice(tp.legal_moves(state)))
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
         ply += 1
     yield state
 
@@ -39,9 +39,9 @@ def positions(players: tuple[str, ...], locations: int, seed: str, every: int):
 def test_every_line_fits_in_72_columns(players, locations, names):
     for state in positions(NAME_SETS[names][:players], locations, f"width/{names}", 5):
         for seat in (None, *range(players)):
-            v = tp.view(state, seat)
+            v = GAME.view(state, seat)
             for style in (Style(unicode=False), Style(unicode=True)):
-                text = tp.render(v, style)
+                text = GAME.render(v, style)
                 for line in text.splitlines():
                     assert len(line) <= 72, line
                     if not style.unicode:
@@ -51,9 +51,9 @@ def test_every_line_fits_in_72_columns(players, locations, names):
 def test_colour_does_not_count_towards_the_width():
     """ANSI colours take no column: the coloured text breaks where the plain does."""
     state = next(p for i, p in enumerate(positions(NAME_SETS["short"], 4, "colour", 1)) if i == 30)
-    v = tp.view(state, 0)
-    plain = tp.render(v, Style(unicode=True))
-    painted = tp.render(v, Style(unicode=True, color=True))
+    v = GAME.view(state, 0)
+    plain = GAME.render(v, Style(unicode=True))
+    painted = GAME.render(v, Style(unicode=True, color=True))
     assert "\x1b[" in painted
     assert re.sub(r"\x1b\[[0-9;]*m", "", painted) == plain
 
@@ -63,6 +63,6 @@ def test_the_table_keeps_whole_names_while_they_fit():
     follow suits move under the table instead."""
     names = ("alexandra", "bartholomew", "christophe", "dominique")
     for state in positions(names, 4, "whole", 7):
-        text = tp.render(tp.view(state, None), Style(unicode=False))
+        text = GAME.render(GAME.view(state, None), Style(unicode=False))
         for name in names:
             assert name in text

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from adjudicator import log as logmod, match
 from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, NotationError
-from adjudicator.games import turn_of_time as tot
-from adjudicator.games.turn_of_time import rules
+from adjudicator.games.turn_of_time import GAME, rules
+from adjudicator.games.turn_of_time.cards import DECK, Move, SQUARES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "turn-of-time"
 
@@ -49,7 +49,7 @@ DIRECTIONS = {"n": (1, 0), "e": (0, 1), "s": (-1, 0), "w": (0, -1)}  # (rank, fi
 
 
 def sq(name: str) -> int:
-    return tot.SQUARES.index(name)
+    return SQUARES.index(name)
 
 
 def season(text: str) -> int:
@@ -77,7 +77,7 @@ def turned(card: str) -> str:
 
 def table(state) -> dict[str, str]:
     """The cards on the table, square -> 'FaSp'."""
-    return {name: text(c) for name, c in zip(tot.SQUARES, state.board) if c >= 0}
+    return {name: text(c) for name, c in zip(SQUARES, state.board) if c >= 0}
 
 
 def face_counts(cards: dict[str, str]) -> Counter:
@@ -195,7 +195,7 @@ def position(
     """
     p = dict(DEFAULTS)
     p.update({PARAM_NAMES[k]: v for k, v in params.items()})
-    state = tot.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
+    state = GAME.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
     board = [-1] * len(state.board)  # the frame's 49 squares (and any padding the engine keeps)
     for name, card in cards.items():
         board[sq(name)] = code(card)
@@ -230,7 +230,7 @@ def position(
 
 
 def play(state, move_text: str):
-    return tot.apply(state, tot.parse_move(state, move_text))
+    return GAME.apply(state, GAME.parse_move(state, move_text))
 
 
 def refused(state, move_text: str) -> IllegalMoveError:
@@ -303,10 +303,10 @@ def table_after(cards: dict[str, str], card: str, square: str, around: dict[str,
 
 def engine_outcomes(state) -> list[tuple[str, str, frozenset]]:
     out = []
-    for m in tot.legal_moves(state):
-        after = tot.apply(state, m)
+    for m in GAME.legal_moves(state):
+        after = GAME.apply(state, m)
         out.append(
-            (SEASONS[m.face] + SEASONS[m.back], tot.SQUARES[m.square], frozenset(table(after).items()))
+            (SEASONS[m.face] + SEASONS[m.back], SQUARES[m.square], frozenset(table(after).items()))
         )
     return out
 
@@ -315,11 +315,11 @@ def random_game(players: int, seed: str, **params: str):
     """States of a game played with random legal moves (Python's random, seeded)."""
     p = dict(DEFAULTS)
     p.update({PARAM_NAMES[k]: v for k, v in params.items()})
-    state = tot.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
+    state = GAME.setup(p, NAMES[:players] if players > 1 else ("solo",), seed)
     rng = random.Random(f"{players}/{seed}")
     states = [state]
     while state.seat >= 0:
-        state = tot.apply(state, rng.choice(tot.legal_moves(state)))
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
         states.append(state)
     return states
 
@@ -331,12 +331,12 @@ def random_game(players: int, seed: str, **params: str):
 
 def test_1_components_deck_is_4_singles_and_two_of_each_pair():
     """1: 4 single season cards and 12 double season cards (two of each of the 6 pairs)."""
-    deck = Counter(tot.DECK)
-    assert len(tot.DECK) == 16
+    deck = Counter(DECK)
+    assert len(DECK) == 16
     assert deck == DECK_BY_HAND
-    singles = [k for k in tot.DECK if k >> 2 == k & 3]
+    singles = [k for k in DECK if k >> 2 == k & 3]
     assert sorted(singles) == sorted(kind(s + s) for s in SEASONS)
-    doubles = [k for k in tot.DECK if k >> 2 != k & 3]
+    doubles = [k for k in DECK if k >> 2 != k & 3]
     assert len(doubles) == 12
     assert all(n == 2 for n in Counter(doubles).values()) and len(set(doubles)) == 6
 
@@ -344,7 +344,7 @@ def test_1_components_deck_is_4_singles_and_two_of_each_pair():
 @pytest.mark.parametrize("seed", ["0", "1", "7", "abc"])
 def test_1_components_four_player_deal_uses_exactly_the_deck(seed):
     """1 and 3: the four hands of a 4-player game are the 16 cards of the game."""
-    state = tot.setup(DEFAULTS, NAMES, seed)
+    state = GAME.setup(DEFAULTS, NAMES, seed)
     assert Counter(k for h in state.hands for k in h) == DECK_BY_HAND
     assert state.placed == 0 and all(c < 0 for c in state.board)
 
@@ -363,7 +363,7 @@ def season_set(s: str) -> Counter:
 def test_3_setup_four_players_one_single_and_three_doubles_of_own_season(seed):
     """3, 4 players: "Draw 1 single season and take 3 double seasons with your season
     on one side and different seasons on the other side (total 4 each)"."""
-    state = tot.setup(DEFAULTS, NAMES, seed)
+    state = GAME.setup(DEFAULTS, NAMES, seed)
     assert sorted(state.season_order) == [0, 1, 2, 3]
     for seat, hand in enumerate(state.hands):
         own = SEASONS[state.season_order[seat]]
@@ -379,7 +379,7 @@ def test_3_setup_four_players_one_single_and_three_doubles_of_own_season(seed):
 
 def three_player_seed(absent: str) -> str:
     for i in range(201):
-        state = tot.setup(DEFAULTS, NAMES[:3], str(i))
+        state = GAME.setup(DEFAULTS, NAMES[:3], str(i))
         if state.owners[season(absent)] == -1:
             return str(i)
     raise AssertionError(f"no seed in 0..200 leaves {absent} out")
@@ -390,7 +390,7 @@ def test_3_setup_three_players_undrawn_single_starts_the_grid(absent):
     """3 and 5.1: with 3 players the single card of the undrawn season is placed on
     the table first (on d4), and nobody owns that season."""
     seed = three_player_seed(absent)
-    state = tot.setup(DEFAULTS, NAMES[:3], seed)
+    state = GAME.setup(DEFAULTS, NAMES[:3], seed)
     assert table(state) == {"d4": absent + absent}
     assert state.placed == 1 and state.seat == 0
     assert sorted(state.owners) == [-1, 0, 1, 2]
@@ -405,7 +405,7 @@ def test_3_setup_three_players_own_season_takes_the_absent_double_with_your_seas
     """3, 3 players, absent-doubles=own-season (default): "take 4 double seasons with
     your season on one side (total 5 each)" - the 4th is the absent season's double
     whose other side is your own season."""
-    state = tot.setup(DEFAULTS, NAMES[:3], three_player_seed(absent))
+    state = GAME.setup(DEFAULTS, NAMES[:3], three_player_seed(absent))
     for seat, hand in enumerate(state.hands):
         own = SEASONS[[s for s in range(4) if state.owners[s] == seat][0]]
         assert len(hand) == 5
@@ -419,7 +419,7 @@ def test_3_setup_three_players_example_deal_fall_player_takes_winter_spring():
     Fall/Winter. With Winter not playing, she also takes Winter/Spring."
     (absent-doubles=example: the next present season after yours.)"""
     seed = three_player_seed("Wi")
-    state = tot.setup({**DEFAULTS, "absent-doubles": "example"}, NAMES[:3], seed)
+    state = GAME.setup({**DEFAULTS, "absent-doubles": "example"}, NAMES[:3], seed)
     extra = {}
     for seat, hand in enumerate(state.hands):
         own = SEASONS[[s for s in range(4) if state.owners[s] == seat][0]]
@@ -430,7 +430,7 @@ def test_3_setup_three_players_example_deal_fall_player_takes_winter_spring():
     assert extra["Sp"] == "SuWi"  # Spring -> next present season is Summer
     assert extra["Su"] == "FaWi"  # Summer -> Fall
     # The other ruling, for contrast: the Fall player would take Winter/Fall.
-    plain = tot.setup(DEFAULTS, NAMES[:3], seed)
+    plain = GAME.setup(DEFAULTS, NAMES[:3], seed)
     fall_seat = plain.owners[FA]
     assert Counter(plain.hands[fall_seat])[kind("FaWi")] == 2
 
@@ -440,7 +440,7 @@ def test_3_setup_three_players_example_deal_is_cyclic_over_present_seasons(absen
     """3, absent-doubles=example with another season absent: each player takes the
     absent season's double whose other side is the next present season after theirs."""
     seed = three_player_seed(absent)
-    state = tot.setup({**DEFAULTS, "absent-doubles": "example"}, NAMES[:3], seed)
+    state = GAME.setup({**DEFAULTS, "absent-doubles": "example"}, NAMES[:3], seed)
     present = [s for s in SEASONS if s != absent]
     for seat, hand in enumerate(state.hands):
         own = SEASONS[[s for s in range(4) if state.owners[s] == seat][0]]
@@ -453,7 +453,7 @@ def test_3_setup_three_players_example_deal_is_cyclic_over_present_seasons(absen
 @pytest.mark.parametrize("seed", [str(i) for i in range(8)])
 def test_3_setup_two_players_two_season_sets_each(seed):
     """3, 2 players: "As 4 players but play with 2 season sets each" (8 cards each)."""
-    state = tot.setup(DEFAULTS, NAMES[:2], seed)
+    state = GAME.setup(DEFAULTS, NAMES[:2], seed)
     assert sorted(state.owners) == [0, 0, 1, 1]
     for seat, hand in enumerate(state.hands):
         mine = [SEASONS[s] for s in range(4) if state.owners[s] == seat]
@@ -467,8 +467,8 @@ def test_3_setup_seasons_are_drawn_from_the_seed():
     same draw, different seeds give different draws (every season turns up first)."""
     for n in (2, 3, 4):
         for seed in ("0", "x", "2024"):
-            assert tot.setup(DEFAULTS, NAMES[:n], seed) == tot.setup(DEFAULTS, NAMES[:n], seed)
-        orders = {tot.setup(DEFAULTS, NAMES[:n], str(i)).season_order for i in range(60)}
+            assert GAME.setup(DEFAULTS, NAMES[:n], seed) == GAME.setup(DEFAULTS, NAMES[:n], seed)
+        orders = {GAME.setup(DEFAULTS, NAMES[:n], str(i)).season_order for i in range(60)}
         assert len(orders) > 4
         assert {o[0] for o in orders} == {0, 1, 2, 3}
     absent = {three_player_seed(s) for s in SEASONS}
@@ -558,7 +558,7 @@ def test_5_1_in_turn_order_each_places_one_card(players, moves):
 def test_5_1_a_card_must_come_from_the_players_hand():
     """5.1 (and 3): a player places one of *their* season cards; a card held by
     another player, or one already played, is refused."""
-    state = tot.setup(DEFAULTS, NAMES, "0")
+    state = GAME.setup(DEFAULTS, NAMES, "0")
     own = SEASONS[state.owners.index(0)]
     others = [s for s in SEASONS if s != own]
     foreign = others[0] + others[1]  # a double without the mover's season
@@ -569,7 +569,7 @@ def test_5_1_a_card_must_come_from_the_players_hand():
     # Seat 0 may not play the same single card again on its next turn.
     s = after
     for _ in (1, 2, 3):
-        s = tot.apply(s, tot.legal_moves(s)[0])
+        s = GAME.apply(s, GAME.legal_moves(s)[0])
     assert s.seat == 0
     free = sorted(open_squares(table(s)))[0]
     err = refused(s, f"{own}{own}-{free}")
@@ -581,7 +581,7 @@ def test_5_1_two_copies_of_a_double_can_both_be_played():
     double pairing their season with the absent one, and may play both, but not a
     third."""
     seed = three_player_seed("Wi")
-    state = tot.setup(DEFAULTS, NAMES[:3], seed)
+    state = GAME.setup(DEFAULTS, NAMES[:3], seed)
     assert state.seat == 0
     own = SEASONS[state.owners.index(0)]
     card = own + "Wi"
@@ -599,8 +599,8 @@ def test_5_1_two_copies_of_a_double_can_both_be_played():
 def test_5_1_out_of_turn_is_refused_in_the_log():
     """5.1: "In turn order": a move by a player whose turn it is not is refused."""
     log = match.new_log("turn-of-time", NAMES, "0")
-    state = tot.setup(DEFAULTS, NAMES, "0")
-    text_ = tot.format_move(state, tot.legal_moves(state)[0])
+    state = GAME.setup(DEFAULTS, NAMES, "0")
+    text_ = GAME.format_move(state, GAME.legal_moves(state)[0])
     with pytest.raises(IllegalMoveError) as info:
         match.extend(log, [text_], as_player=NAMES[1])
     assert info.value.clause == "Turn of Time 5.1"
@@ -611,7 +611,7 @@ def test_5_1_face_of_your_choice():
     """5.1: "place 1 season card ... with the face of your choice up": both faces of a
     double are legal, the single once."""
     state = position({}, ["FaSp", "WiWi"])
-    moves = {tot.format_move(state, m) for m in tot.legal_moves(state)}
+    moves = {GAME.format_move(state, m) for m in GAME.legal_moves(state)}
     assert moves == {"FaSp-d4", "SpFa-d4", "WiWi-d4"}
     assert table(play(state, "SpFa-d4")) == {"d4": "SpFa"}
 
@@ -632,8 +632,8 @@ def test_5_1_a_square_already_holding_a_card_is_refused():
 def test_5_1a_the_first_card_goes_anywhere_written_d4(players):
     """5.1a: the 1st card need not be adjacent to anything; the notation names its
     square d4, so every first move is on d4 and any other square is refused."""
-    state = tot.setup(DEFAULTS, NAMES[:players] if players > 1 else ("solo",), "5")
-    assert {tot.SQUARES[m.square] for m in tot.legal_moves(state)} == {"d4"}
+    state = GAME.setup(DEFAULTS, NAMES[:players] if players > 1 else ("solo",), "5")
+    assert {SQUARES[m.square] for m in GAME.legal_moves(state)} == {"d4"}
     card = text(state.deck[0] if players == 1 else state.hands[0][0])
     err = refused(state, f"{card}-c3")
     assert err.clause == "Turn of Time 5.1a"
@@ -646,7 +646,7 @@ def test_5_1a_orthogonal_neighbour_is_adjacent():
     state = position({"d4": "FaFa"}, ["SuSu"])
     for name in ("d5", "e4", "d3", "c4"):
         assert table(play(state, f"SuSu-{name}"))[name] == "SuSu"
-    assert {tot.SQUARES[m.square] for m in tot.legal_moves(state)} == {"d5", "e4", "d3", "c4"}
+    assert {SQUARES[m.square] for m in GAME.legal_moves(state)} == {"d5", "e4", "d3", "c4"}
 
 
 @pytest.mark.parametrize("name", ["e5", "c3", "e3", "c5", "f4", "d6", "a1"])
@@ -686,7 +686,7 @@ def test_5_1b_open_squares_of_a_full_row_are_above_and_below_it():
     directly above and below it - and nothing at its ends."""
     state = position(ROW, ["SpSp"])
     expected = {"d5", "e5", "f5", "g5", "d3", "e3", "f3", "g3"}
-    assert {tot.SQUARES[m.square] for m in tot.legal_moves(state)} == expected
+    assert {SQUARES[m.square] for m in GAME.legal_moves(state)} == expected
     assert table(play(state, "SpSp-g5"))["g5"] == "SpSp"
 
 
@@ -696,7 +696,7 @@ def test_5_1b_a_fifth_row_is_refused_even_inside_the_columns():
     cards = {"d4": "FaFa", "d5": "SpSu", "e5": "SuFa", "e6": "WiSu", "e7": "SpWi"}
     state = position(cards, ["SpSp"])
     assert refused(state, "SpSp-d3").clause == "Turn of Time 5.1b"
-    assert "SpSp-c4" in {tot.format_move(state, m) for m in tot.legal_moves(state)}
+    assert "SpSp-c4" in {GAME.format_move(state, m) for m in GAME.legal_moves(state)}
 
 
 def test_5_1b_the_grid_floats_a_card_may_go_left_of_the_first_card():
@@ -715,7 +715,7 @@ def test_5_1b_the_grid_may_grow_in_every_direction_while_it_fits():
     to d1 and west to a1 (a box a1-d4)."""
     cards = {"d4": "FaFa", "d3": "SpSu", "d2": "WiSu", "d1": "SuFa", "c1": "SpWi", "b1": "SuWi"}
     state = position(cards, ["SpSp"])
-    squares = {tot.SQUARES[m.square] for m in tot.legal_moves(state)}
+    squares = {SQUARES[m.square] for m in GAME.legal_moves(state)}
     assert squares == open_squares(cards)
     # b-e is 4 files, a-d too; ranks 1-5 would be 5.
     assert {"a1", "e4", "e1", "c4"} <= squares and "d5" not in squares
@@ -802,8 +802,8 @@ def test_5_2_legal_moves_list_each_order_outcome_once():
     Summer then turns it to Fall; west first, Summer turns it to Fall, which then
     meets the Spring (both flip) and ends on Spring."""
     state = position(WORKED, ["FaSp"])
-    at_c3 = [m for m in tot.legal_moves(state) if tot.SQUARES[m.square] == "c3"]
-    texts = sorted(tot.format_move(state, m) for m in at_c3)
+    at_c3 = [m for m in GAME.legal_moves(state) if SQUARES[m.square] == "c3"]
+    texts = sorted(GAME.format_move(state, m) for m in at_c3)
     assert texts == ["FaSp-c3:nw", "FaSp-c3:wn", "SpFa-c3:nw", "SpFa-c3:wn"]
     nw, wn = table(play(state, "SpFa-c3:nw")), table(play(state, "SpFa-c3:wn"))
     assert (nw["c3"], nw["c4"], nw["b3"]) == ("FaSp", "SpFa", "SuWi")
@@ -827,13 +827,13 @@ def test_5_2_order_omitted_when_it_does_not_matter():
     and then flips the second: the order matters (two moves)."""
     cards = {"d4": "SuWi", "c5": "SuWi", "d5": "WiWi"}
     state = position(cards, ["FaSp"])
-    assert tot.format_move(state, tot.parse_move(state, "FaSp-c4:en")) == "FaSp-c4"
-    assert tot.format_move(state, tot.parse_move(state, "FaSp-c4:ne")) == "FaSp-c4"
+    assert GAME.format_move(state, GAME.parse_move(state, "FaSp-c4:en")) == "FaSp-c4"
+    assert GAME.format_move(state, GAME.parse_move(state, "FaSp-c4:ne")) == "FaSp-c4"
     after = table(play(state, "FaSp-c4"))
     assert after == {"d4": "WiSu", "c5": "WiSu", "d5": "WiWi", "c4": "FaSp"}
     assert table(play(state, "FaSp-c4:en")) == after
-    at_c4 = [m for m in tot.legal_moves(state) if tot.SQUARES[m.square] == "c4"]
-    assert sorted(tot.format_move(state, m) for m in at_c4) == [
+    at_c4 = [m for m in GAME.legal_moves(state) if SQUARES[m.square] == "c4"]
+    assert sorted(GAME.format_move(state, m) for m in at_c4) == [
         "FaSp-c4", "SpFa-c4:en", "SpFa-c4:ne",
     ]  # fmt: skip
     ne, en = table(play(state, "SpFa-c4:ne")), table(play(state, "SpFa-c4:en"))
@@ -848,7 +848,7 @@ def test_5_2_a_placed_single_card_never_needs_an_order():
     state = position(WORKED, ["FaFa"])
     after = table(play(state, "FaFa-c3"))
     assert after["c3"] == "FaFa" and after["c4"] == "FaSp" and after["b3"] == "WiSu"
-    assert tot.format_move(state, tot.parse_move(state, "FaFa-c3:wn")) == "FaFa-c3"
+    assert GAME.format_move(state, GAME.parse_move(state, "FaFa-c3:wn")) == "FaFa-c3"
 
 
 def test_5_2_turning_a_single_neighbour_is_not_a_different_outcome():
@@ -865,7 +865,7 @@ def test_5_2_turning_a_single_neighbour_is_not_a_different_outcome():
     assert table(play(state, "SpSu-c3")) == nw
     # Written without an order, and with the face it ends up showing (notation:
     # "One move per outcome").
-    assert tot.format_move(state, tot.parse_move(state, "SpSu-c3:wn")) == "SuSp-c3"
+    assert GAME.format_move(state, GAME.parse_move(state, "SpSu-c3:wn")) == "SuSp-c3"
 
 
 def test_5_2_equivalent_orders_share_one_canonical_form():
@@ -886,19 +886,19 @@ def test_5_2_equivalent_orders_share_one_canonical_form():
         assert {d: got[step("c3", d)] for d in around} == after
     assert len(by_outcome) == 3
     for orders in by_outcome.values():
-        forms = {tot.format_move(state, tot.parse_move(state, f"FaSp-c3:{o}")) for o in orders}
+        forms = {GAME.format_move(state, GAME.parse_move(state, f"FaSp-c3:{o}")) for o in orders}
         assert len(forms) == 1
         (form,) = forms
         assert form.split(":")[1] in orders
     all_forms = {
-        tot.format_move(state, tot.parse_move(state, f"FaSp-c3:{''.join(o)}"))
+        GAME.format_move(state, GAME.parse_move(state, f"FaSp-c3:{''.join(o)}"))
         for o in itertools.permutations("new")
     }
     assert len(all_forms) == 3
     # notation/turn-of-time.md: the canonical order is the first with n < e < s < w.
     assert all_forms == {"FaSp-c3:new", "FaSp-c3:nwe", "FaSp-c3:ewn"}
-    at_c3 = [m for m in tot.legal_moves(state) if tot.SQUARES[m.square] == "c3" and m.face == FA]
-    assert {tot.format_move(state, m) for m in at_c3} == all_forms
+    at_c3 = [m for m in GAME.legal_moves(state) if SQUARES[m.square] == "c3" and m.face == FA]
+    assert {GAME.format_move(state, m) for m in at_c3} == all_forms
 
 
 @pytest.mark.parametrize(
@@ -916,9 +916,9 @@ def test_5_legal_moves_agree_with_the_rules_over_a_whole_game(players, seed, par
         got = [(square, after) for _, square, after in engine_outcomes(state)]
         assert len(got) == len(set(got)), "an outcome is listed twice"
         assert set(got) == {(square, after) for _, square, after in expected_outcomes(state)}
-        for m in tot.legal_moves(state):
-            square = tot.SQUARES[m.square]
-            after = frozenset(table(tot.apply(state, m)).items())
+        for m in GAME.legal_moves(state):
+            square = SQUARES[m.square]
+            after = frozenset(table(GAME.apply(state, m)).items())
             assert (not m.order) == orderless(state, m.face, m.back, square, after)
 
 
@@ -944,9 +944,9 @@ def test_5_2_two_faces_leaving_the_same_table_are_one_move():
     spring_up, summer_up = play(state, "SpSu-d5"), play(state, "SuSp-d5")
     assert table(spring_up) == table(summer_up)
     assert table(spring_up)["d5"] == "SuSp"
-    at_d5 = [tot.format_move(state, m) for m in tot.legal_moves(state) if tot.SQUARES[m.square] == "d5"]
+    at_d5 = [GAME.format_move(state, m) for m in GAME.legal_moves(state) if SQUARES[m.square] == "d5"]
     assert at_d5 == ["SuSp-d5"]
-    assert tot.format_move(state, tot.parse_move(state, "SpSu-d5")) == "SuSp-d5"
+    assert GAME.format_move(state, GAME.parse_move(state, "SpSu-d5")) == "SuSp-d5"
 
 
 # =====================================================================================
@@ -960,14 +960,14 @@ def test_6_the_game_ends_when_all_16_cards_are_played(players):
     further move is refused citing 6, and only then is there an outcome."""
     states = random_game(players, "end")
     for s in states[:-1]:
-        assert tot.outcome(s) is None
-        assert tot.legal_moves(s)
+        assert GAME.outcome(s) is None
+        assert GAME.legal_moves(s)
     last = states[-1]
     assert len(table(last)) == 16 and last.seat == -1
-    assert tot.legal_moves(last) == ()
-    assert tot.outcome(last) is not None
+    assert GAME.legal_moves(last) == ()
+    assert GAME.outcome(last) is not None
     with pytest.raises(IllegalMoveError) as info:
-        tot.apply(last, tot.Move(FA, FA, sq("a1")))
+        GAME.apply(last, Move(FA, FA, sq("a1")))
     assert info.value.clause == "Turn of Time 6"
 
 
@@ -978,7 +978,7 @@ def test_6_face_up_and_largest_groups_of_every_position(players):
     for seed in ("tally-1", "tally-2", "tally-3"):
         for state in random_game(players, seed):
             cards = table(state)
-            v = tot.view(state, None)
+            v = GAME.view(state, None)
             assert v.face_up == {s: face_counts(cards)[s] for s in SEASONS}
             assert v.largest_group == largest_groups(cards)
 
@@ -1013,7 +1013,7 @@ def test_6_scoring_example_both_tie_breaks():
     Turn order: ann Spring, bob Summer, cy Winter, dee Fall - so Spring comes before
     Fall (turn order alone would favour Spring) and Summer before Winter."""
     state = position(deal_backs(*EXAMPLE_FACES), order=("Sp", "Su", "Wi", "Fa"))
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     assert out is not None
     assert scores(out) == {"dee": (4, 1), "ann": (3, 2), "bob": (2, 3), "cy": (1, 4)}
     assert [s.player for s in out.standings] == ["dee", "ann", "bob", "cy"]
@@ -1029,7 +1029,7 @@ def test_6_turn_order_tie_break_follows_turn_order_not_the_seasons():
     """6: "then by checking who was first in turn order": the same board with Winter's
     player before Summer's gives Winter the 2 points."""
     state = position(deal_backs(*EXAMPLE_FACES), order=("Wi", "Sp", "Su", "Fa"))
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     assert scores(out) == {"dee": (4, 1), "bob": (3, 2), "ann": (2, 3), "cy": (1, 4)}
 
 
@@ -1051,7 +1051,7 @@ def test_6_points_4_3_2_1_by_cards_face_up():
     groups = largest_groups(cards)
     assert groups["Su"] > groups["Wi"] and groups["Su"] > groups["Fa"]
     # Turn order: Spring, Summer, Fall, Winter (Winter's player last).
-    out = tot.outcome(position(cards, order=("Sp", "Su", "Fa", "Wi")))
+    out = GAME.outcome(position(cards, order=("Sp", "Su", "Fa", "Wi")))
     assert scores(out) == {"dee": (4, 1), "cy": (3, 2), "bob": (2, 3), "ann": (1, 4)}
     assert out.winners == ("dee",)
     assert sorted(s.score for s in out.standings) == [1, 2, 3, 4]
@@ -1076,7 +1076,7 @@ def test_6_three_players_the_unowned_season_loses_the_turn_order_tie_break():
     groups = largest_groups(cards)
     assert groups["Wi"] == groups["Sp"] == 2
     state = position(cards, players=3, order=("Su", "Fa", "Wi", "Sp"))
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     assert scores(out) == {"ann": (4, 1), "bob": (3, 2), "cy": (2, 3)}
     assert out.winners == ("ann",)
     assert any("Winter" in d and "Spring" in d and "nobody" in d for d in out.details), out.details
@@ -1087,7 +1087,7 @@ def test_6_three_players_real_setup_marks_the_absent_season_unowned():
     seed = three_player_seed("Sp")
     state = position(deal_backs(*THREE_FACES), players=3, seed=seed)
     assert state.season_order[-1] == SP and state.owners[SP] == -1
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     # Spring (nobody) ties with Winter and loses: whoever plays Winter gets 2.
     winter = NAMES[state.owners[WI]]
     assert scores(out)[winter][0] == 2
@@ -1108,7 +1108,7 @@ def test_6_two_players_score_is_the_sum_of_two_seasons():
     cards = deal_backs(*TWO_FACES)
     assert face_counts(cards) == {"Wi": 7, "Sp": 4, "Su": 3, "Fa": 2}
     # ann: Spring and Fall; bob: Winter and Summer.
-    out = tot.outcome(position(cards, players=2, order=("Sp", "Wi", "Fa", "Su")))
+    out = GAME.outcome(position(cards, players=2, order=("Sp", "Wi", "Fa", "Su")))
     assert scores(out) == {"bob": (4 + 2, 1), "ann": (3 + 1, 2)}
     assert out.winners == ("bob",)
 
@@ -1119,7 +1119,7 @@ def test_6_two_players_tie_on_totals_goes_to_the_higher_ranked_season():
     though ann is first in turn order."""
     cards = deal_backs(*TWO_FACES)
     # ann: Spring (2nd) and Summer (3rd); bob: Winter (1st) and Fall (4th).
-    out = tot.outcome(position(cards, players=2, order=("Sp", "Wi", "Su", "Fa")))
+    out = GAME.outcome(position(cards, players=2, order=("Sp", "Wi", "Su", "Fa")))
     assert scores(out) == {"bob": (5, 1), "ann": (5, 2)}
     assert out.winners == ("bob",)
     assert any("bob" in d and "ann" in d for d in out.details), out.details
@@ -1134,7 +1134,7 @@ def test_6_two_players_turn_order_tie_break_uses_the_order_drawn():
     cards = deal_backs(*EXAMPLE_FACES)
     # ann: Spring and Summer; bob: Winter and Fall.
     state = position(cards, players=2, order=("Sp", "Wi", "Su", "Fa"), tie_order="seasons")
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     # Fall 4 (bob), Spring 3 (ann), Winter 2 (bob), Summer 1 (ann).
     assert scores(out) == {"bob": (4 + 2, 1), "ann": (3 + 1, 2)}
     assert expected_scores(state, "seasons")[0] == ["Fa", "Sp", "Wi", "Su"]
@@ -1147,7 +1147,7 @@ def test_6_two_players_turn_order_tie_break_follows_the_players():
     totals tie on 5, and bob holds the higher-ranked season (Fall)."""
     cards = deal_backs(*EXAMPLE_FACES)
     state = position(cards, players=2, order=("Sp", "Wi", "Su", "Fa"), tie_order="players")
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     assert expected_scores(state, "players") == (["Fa", "Sp", "Su", "Wi"], {"bob": 5, "ann": 5})
     assert scores(out) == {"bob": (5, 1), "ann": (5, 2)}
     assert any("Summer ranks above Winter" in d and "turn order" in d for d in out.details)
@@ -1179,11 +1179,11 @@ def test_6_two_players_tie_order_decides_the_winner():
     seasons = position(cards, players=2, order=order, tie_order="seasons")
     assert expected_scores(players, "players") == (["Fa", "Sp", "Su", "Wi"], {"ann": 6, "bob": 4})
     assert expected_scores(seasons, "seasons") == (["Sp", "Fa", "Su", "Wi"], {"ann": 5, "bob": 5})
-    out = tot.outcome(players)
+    out = GAME.outcome(players)
     assert scores(out) == {"ann": (6, 1), "bob": (4, 2)}
     assert out.winners == ("ann",)
     assert any("Fall ranks above Spring" in d and "turn order" in d for d in out.details), out.details
-    out = tot.outcome(seasons)
+    out = GAME.outcome(seasons)
     assert scores(out) == {"bob": (5, 1), "ann": (5, 2)}
     assert out.winners == ("bob",)
     assert any("Spring ranks above Fall" in d and "turn order" in d for d in out.details), out.details
@@ -1195,7 +1195,7 @@ def test_6_two_players_a_full_tie_of_one_players_seasons_changes_no_score():
     changes no score (ann gets 2 + 1 either way)."""
     cards = deal_backs(*EXAMPLE_FACES)
     state = position(cards, players=2, order=("Su", "Sp", "Wi", "Fa"), tie_order="players")
-    out = tot.outcome(state)
+    out = GAME.outcome(state)
     assert expected_scores(state, "players") == (["Fa", "Sp", "Su", "Wi"], {"bob": 7, "ann": 3})
     assert scores(out) == {"bob": (7, 1), "ann": (3, 2)}
     line = next(d for d in out.details if "Summer ranks above Winter" in d)
@@ -1210,7 +1210,7 @@ def test_6_tie_order_changes_nothing_with_three_or_four_players(players):
     cards = deal_backs(*EXAMPLE_FACES)
     order = ("Sp", "Su", "Wi", "Fa")
     outs = [
-        tot.outcome(position(cards, players=players, order=order, tie_order=value))
+        GAME.outcome(position(cards, players=players, order=order, tie_order=value))
         for value in ("players", "seasons")
     ]
     assert outs[0] == outs[1]
@@ -1231,7 +1231,7 @@ def test_6_two_players_random_games_with_a_full_tie_follow_tie_order():
         for value in ("players", "seasons"):
             state = msgspec.structs.replace(last, tie_order=value)
             _, expected = expected_scores(state, value)
-            out = tot.outcome(state)
+            out = GAME.outcome(state)
             assert {s.player: s.score for s in out.standings} == {p: expected[p] for p in NAMES[:2]}
         found += 1
     assert found >= 5
@@ -1241,7 +1241,7 @@ def test_6_tie_order_is_a_rules_version_2_parameter():
     """6 (R7): tie_order came with rules version 2. A new log records it with the
     default, players; a log pinned to rules version 1 (here the example written
     before it existed) does not, and is played with seasons, version 1's reading."""
-    param = next(p for p in tot.PARAMS if p.name == "tie_order")
+    param = next(p for p in GAME.params if p.name == "tie_order")
     assert (param.default, param.choices, param.applies, param.since, param.legacy) == (
         "players", ("players", "seasons"), "2 players", 2, "seasons")
     assert rules.RULES == 2
@@ -1268,7 +1268,7 @@ def test_6_scoring_of_random_games_follows_the_rule(players, seed, tie_order):
             SEASONS[s] for s in range(4) if last.owners[s] >= 0
         }
     _, expected = expected_scores(last, tie_order)
-    out = tot.outcome(last)
+    out = GAME.outcome(last)
     assert {s.player: s.score for s in out.standings} == {NAMES[i]: expected[NAMES[i]] for i in range(players)}
     top = max(expected.values())
     assert out.winners[0] in [p for p, v in expected.items() if v == top]
@@ -1282,22 +1282,22 @@ def test_6_scoring_of_random_games_follows_the_rule(players, seed, tie_order):
 def test_7_solo_deck_is_the_16_cards_shuffled_from_the_seed():
     """7: "Draw and play seasons from a shuffled deck": all 16 cards, in an order that
     depends on the seed only."""
-    a = tot.setup(DEFAULTS, ("solo",), "1")
+    a = GAME.setup(DEFAULTS, ("solo",), "1")
     assert Counter(a.deck) == DECK_BY_HAND
-    assert a == tot.setup(DEFAULTS, ("solo",), "1")
-    decks = {tot.setup(DEFAULTS, ("solo",), str(i)).deck for i in range(20)}
+    assert a == GAME.setup(DEFAULTS, ("solo",), "1")
+    decks = {GAME.setup(DEFAULTS, ("solo",), str(i)).deck for i in range(20)}
     assert len(decks) > 15
 
 
 def test_7_solo_the_drawn_card_must_be_played():
     """7: each turn the top card is drawn and placed (either face up); another card is
     refused citing 7."""
-    state = tot.setup(DEFAULTS, ("solo",), "3")
+    state = GAME.setup(DEFAULTS, ("solo",), "3")
     drawn = text(state.deck[0])
-    other = next(text(k) for k in tot.DECK if k != state.deck[0])
+    other = next(text(k) for k in DECK if k != state.deck[0])
     err = refused(state, f"{other}-d4")
     assert err.clause == "Turn of Time 7"
-    faces = {tot.format_move(state, m) for m in tot.legal_moves(state)}
+    faces = {GAME.format_move(state, m) for m in GAME.legal_moves(state)}
     assert faces == {f"{drawn}-d4", f"{turned(drawn)}-d4"}
     after = play(state, f"{turned(drawn)}-d4")
     assert after.deck == state.deck[1:]
@@ -1347,7 +1347,7 @@ def test_7_solo_boards_are_as_described():
 def test_7_solo_goal_met_or_not(faces, goal, won):
     """7: "Dominance: End the game with 7 connected of 1 season." "Balance: End the
     game with 4 of each season." The goal chosen at setup decides the winner."""
-    out = tot.outcome(solo_end(faces, goal))
+    out = GAME.outcome(solo_end(faces, goal))
     assert out is not None
     assert out.winners == (("solo",) if won else ())
     assert [(s.player, s.score) for s in out.standings] == [("solo", int(won))]
@@ -1366,7 +1366,7 @@ def test_7_solo_random_game_result_matches_the_goal(seed, goal):
         if goal == "dominance"
         else all(face_counts(cards)[s] == 4 for s in SEASONS)
     )
-    out = tot.outcome(last)
+    out = GAME.outcome(last)
     assert out.winners == (("solo",) if met else ())
 
 
@@ -1379,36 +1379,36 @@ def test_7_solo_random_game_result_matches_the_goal(seed, goal):
 def test_notation_tolerant_input_without_order(typed):
     """Notation: case, spaces, '/' between the seasons, '@' and full season names are
     forgiven; the canonical form is FaSp-c3."""
-    move = tot.parse_move(None, typed)
+    move = GAME.parse_move(None, typed)
     assert (move.face, move.back, move.square, move.order) == (FA, SP, sq("c3"), ())
     state = position({"d4": "WiWi", "c4": "SuSu"}, ["FaSp"])
-    assert tot.format_move(state, move) == "FaSp-c3"
-    assert tot.parse_move(state, "FaSp-c3") == move
+    assert GAME.format_move(state, move) == "FaSp-c3"
+    assert GAME.parse_move(state, "FaSp-c3") == move
 
 
 @pytest.mark.parametrize("typed", ["Fa/Sp@c3:NW", "fall/spring c3 nw", "FA SP - C3 : N W", "FaSpc3/nw"])
 def test_notation_tolerant_input_with_order(typed):
     """Notation: the order of meetings is read in any case and separator, and kept when
     it matters (the worked example position: north, then west)."""
-    move = tot.parse_move(None, typed)
+    move = GAME.parse_move(None, typed)
     assert move.order == (0, 3)  # n, then w
     state = position(WORKED, ["FaSp"])
-    canonical = tot.format_move(state, move)
+    canonical = GAME.format_move(state, move)
     assert canonical == "FaSp-c3:nw"
-    back = tot.parse_move(state, canonical)
+    back = GAME.parse_move(state, canonical)
     assert back == move
-    assert table(tot.apply(state, back)) == table(tot.apply(state, move))
+    assert table(GAME.apply(state, back)) == table(GAME.apply(state, move))
 
 
 def test_notation_round_trip_of_every_legal_move():
     """Notation: every legal move's canonical form reads back to a move with the same
     outcome, and is written again the same way."""
     for state in random_game(4, "notation")[:-1]:
-        for m in tot.legal_moves(state):
-            written = tot.format_move(state, m)
-            again = tot.parse_move(state, written)
-            assert tot.format_move(state, again) == written
-            assert tot.apply(state, again) == tot.apply(state, m)
+        for m in GAME.legal_moves(state):
+            written = GAME.format_move(state, m)
+            again = GAME.parse_move(state, written)
+            assert GAME.format_move(state, again) == written
+            assert GAME.apply(state, again) == GAME.apply(state, m)
 
 
 @pytest.mark.parametrize(
@@ -1430,7 +1430,7 @@ def test_notation_garbage_is_a_notation_error(typed, mentions):
     """Notation: text that is not a move is refused as a NotationError (not as an
     illegal move), with a one-line message saying what was expected or what is wrong."""
     with pytest.raises(NotationError) as info:
-        tot.parse_move(None, typed)
+        GAME.parse_move(None, typed)
     err = info.value
     assert not isinstance(err, IllegalMoveError)
     message = str(err)
@@ -1454,7 +1454,7 @@ def test_resigning_ranks_the_others_by_the_standing_and_the_resigner_last():
     turn order), Spring (bob) none. cy resigns: ann 3 points 1st (the winner), dee 2nd,
     bob 3rd, cy last with 4 points; the standing's lines are kept."""
     log = match.extend(match.new_log("turn-of-time", NAMES, "0"), list(SAMPLE_START))
-    standing = tot.standing(match.validate(log).state)
+    standing = GAME.standing(match.validate(log).state)
     assert [(r.player, r.score) for r in standing.standings] == [
         ("cy", 4), ("ann", 3), ("dee", 2), ("bob", 1)]
     log = match.extend(log, ["@resign"], as_player="cy")
@@ -1471,7 +1471,7 @@ def test_resigning_solo_misses_the_goal_and_abandoning_has_no_result():
     result."""
     solo = match.new_log("turn-of-time", ["sol"], "1")
     state = match.start(solo)[1]
-    solo = match.extend(solo, [tot.format_move(state, tot.legal_moves(state)[0])])
+    solo = match.extend(solo, [GAME.format_move(state, GAME.legal_moves(state)[0])])
     solo = match.extend(solo, ["@resign"], as_player="sol")
     assert solo.result.winners == ()
     assert solo.result.details == ("sol resigned: the goal is missed",)
@@ -1483,3 +1483,29 @@ def test_resigning_solo_misses_the_goal_and_abandoning_has_no_result():
     log = match.extend(log, ["@accept"], as_player="dee")
     assert log.result.standings == () and log.result.winners == ()
     assert log.result.details == ("abandoned by agreement: no result",)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_a_consistent_state_gives_back_the_view(n):
+    """rules.consistent: at random positions of random games (every parameter
+    choice), a state rebuilt from any seat's view, or a spectator's, gives
+    that view back, the same for the same seed; and the rules carry on from it."""
+    names = NAMES[:n] if n > 1 else ("sol",)
+    rng = random.Random(f"consistent/{n}")
+    for k, params in enumerate(({}, {"absent-doubles": "example", "goal": "balance",
+                                      "tie_order": "seasons"})):
+        for game in range(5):
+            full = {**DEFAULTS, **params}
+            state = GAME.setup(full, names, f"consistent-{k}-{game}")
+            for _ in range(rng.randrange(17)):
+                if GAME.to_move(state) is None:
+                    break
+                state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+            for seat in (None, *range(n)):
+                v = GAME.view(state, seat)
+                for seed in ("a", "b", "reader"):
+                    again = rules.consistent(v, full, seed)
+                    assert GAME.view(again, seat) == v, (seat, seed)
+                    assert rules.consistent(v, full, seed) == again
+                    for move in GAME.legal_moves(again)[:3]:
+                        GAME.apply(again, move)

@@ -3,7 +3,7 @@
 ``fast_apply`` (the validation hot path) must accept exactly the canonical
 notation of a legal move and give exactly the state ``apply`` gives; the
 memo tables behind it and behind ``legal_moves`` must agree with the plain
-definition of the canonical moves (``rules._choose``). Random games with
+definition of the canonical moves (``rules.ways``). Random games with
 fixed seeds, move by move, with texts that are not canonical or not legal
 at that position.
 """
@@ -13,11 +13,12 @@ from __future__ import annotations
 import itertools
 import random
 
+import msgspec
 import pytest
 
 from adjudicator.errors import MoveError
-from adjudicator.games import turn_of_time as tot
-from adjudicator.games.turn_of_time import rules
+from adjudicator.games.turn_of_time import GAME, build_tables, cards, fast, rules, tables
+from adjudicator.games.turn_of_time.cards import Move, SQUARES
 
 NAMES = ("ann", "bob", "cy", "dee")
 
@@ -26,9 +27,9 @@ def checked(state, text: str):
     """The state after ``text`` by the checked path (parse, apply, format),
     or None where a log entry ``text`` would be refused."""
     try:
-        move = tot.parse_move(state, text)
-        after = tot.apply(state, move)
-        canonical = tot.format_move(state, move)
+        move = GAME.parse_move(state, text)
+        after = GAME.apply(state, move)
+        canonical = GAME.format_move(state, move)
     except MoveError:
         return None
     return after if canonical == text else None
@@ -59,51 +60,51 @@ GAMES = [(n, seed, params) for n in (1, 2, 3, 4) for seed in range(6)
 @pytest.mark.parametrize(("n", "seed", "params"), GAMES)
 def test_fast_apply_agrees_with_the_checked_path(n, seed, params):
     p = {"absent-doubles": "own-season", "goal": "dominance", **params}
-    state = tot.setup(p, NAMES[:n] if n > 1 else ("sol",), f"fast-{seed}")
+    state = GAME.setup(p, NAMES[:n] if n > 1 else ("sol",), f"fast-{seed}")
     rng = random.Random(f"{n}/{seed}/{params}")
     pool: list[str] = []
     while True:
-        legal = [tot.format_move(state, m) for m in tot.legal_moves(state)]
+        legal = [GAME.format_move(state, m) for m in GAME.legal_moves(state)]
         texts = set(legal) | set(pool)
         for text in legal[:: max(1, len(legal) // 8)]:
             texts.update(variants(text))
         for text in sorted(texts):
             want = checked(state, text)
-            got = tot.fast_apply(state, text)
+            got = fast.fast_apply(state, text)
             assert got == want, (text, got, want)
             if want is not None:
                 assert text in legal, text
         if not legal:
             break
         for text in legal:
-            assert tot.fast_apply(state, text) == tot.apply(state, tot.parse_move(state, text))
+            assert fast.fast_apply(state, text) == GAME.apply(state, GAME.parse_move(state, text))
         pool = (pool + legal[:: max(1, len(legal) // 6)])[-60:]
-        state = tot.apply(state, tot.parse_move(state, rng.choice(legal)))
-    assert tot.outcome(state) is not None
+        state = GAME.apply(state, GAME.parse_move(state, rng.choice(legal)))
+    assert GAME.outcome(state) is not None
 
 
 def test_fast_apply_refuses_garbage_and_finished_games():
-    state = tot.setup({"absent-doubles": "own-season", "goal": "dominance"}, NAMES, "0")
+    state = GAME.setup({"absent-doubles": "own-season", "goal": "dominance"}, NAMES, "0")
     for text in ("", "d4", "SuWi", "SuWi-d4 ", "SuWi-d4:", "SuWi-h9", "SuWi-d44", "Xx-d4"):
-        assert tot.fast_apply(state, text) is None, text
-    assert tot.fast_apply(state, "SuWi-d4") == tot.apply(state, tot.parse_move(state, "SuWi-d4"))
-    over = rules._replace(state, seat=-1)
-    assert tot.fast_apply(over, "SuWi-d4") is None
+        assert fast.fast_apply(state, text) is None, text
+    assert fast.fast_apply(state, "SuWi-d4") == GAME.apply(state, GAME.parse_move(state, "SuWi-d4"))
+    over = msgspec.structs.replace(state, seat=-1)
+    assert fast.fast_apply(over, "SuWi-d4") is None
 
 
 def canonical_by_definition(kind: int, sig: int) -> dict:
-    """(code, order) -> (card after, directions turned over), from ``_choose``."""
+    """(code, order) -> (card after, directions turned over), from ``rules.ways``."""
     out = {}
-    for (final, mask), (face, order) in rules._choose(kind, sig).canon.items():
+    for (final, mask), (face, order) in build_tables.canonical(kind, sig).items():
         back = (kind >> 2) + (kind & 3) - face
-        out[face * 4 + back, order] = (final, rules._MASK_DIRS[mask])
+        out[face * 4 + back, order] = (final, cards.MASK_DIRS[mask])
     return out
 
 
 def signatures() -> list[int]:
     """Every signature with at most two neighbours, and a sample of the others."""
-    small = [s for s in range(rules._SIGS) if sum(d > 0 for d in rules._digits(s)) <= 2]
-    large = [s for s in range(rules._SIGS) if s not in set(small)]
+    small = [s for s in range(tables.SIGS) if sum(d > 0 for d in tables.digits(s)) <= 2]
+    large = [s for s in range(tables.SIGS) if s not in set(small)]
     return small + random.Random("sigs").sample(large, 600)
 
 
@@ -111,9 +112,9 @@ def fresh_memos() -> None:
     """Empty every memo behind the fast paths and read their tables again
     from the shipped file (tables.bin), so what a test reads comes from the
     file, as in a process that has never seen a game."""
-    for memo in (rules._TEXTS, rules._BLOCKS):
-        memo.clear()
-    rules._load()
+    tables.BLOCKS.clear()
+    tables.load()
+    fast.prepare()
 
 
 def test_fast_tables_agree_with_the_definition_of_canonical_moves():
@@ -121,34 +122,32 @@ def test_fast_tables_agree_with_the_definition_of_canonical_moves():
     every = tuple(range(16))
     for sig in signatures():
         block = [0, *((),) * 16]
-        rules._fill(block, rules.CENTRE * rules._SIGS + sig, every)
-        for kind in rules._KINDS:
+        tables.fill(block, cards.CENTRE * tables.SIGS + sig, every)
+        for kind in cards.KINDS:
             want = canonical_by_definition(kind, sig)
             listed = {}
-            for code in {kind, rules._flip(kind)}:
+            for code in {kind, cards.flip(kind)}:
                 orders = [m.order for m in block[code + 1]]
                 assert orders == sorted(orders)
                 for order in orders:
-                    key = (code * rules._NORDERS + rules._ORDER_ID[order]) * rules._SIGS + sig
-                    listed[code, order] = rules._outcome(key)
+                    listed[code, order] = tables.result(code, tables.ORDER_ID[order], sig)
                 # every other way of writing it is refused
-                for oid, order in enumerate(rules._ORDERS):
+                for oid, order in enumerate(tables.ORDERS):
                     if (code, order) not in want:
-                        key = (code * rules._NORDERS + oid) * rules._SIGS + sig
-                        assert rules._outcome(key) is False, (kind, sig, code, order)
-            assert listed == want, (kind, sig, rules._digits(sig))
+                        assert tables.result(code, oid, sig) is False, (kind, sig, code, order)
+            assert listed == want, (kind, sig, tables.digits(sig))
 
 
 def test_direct_results_are_those_of_every_order():
-    """``_direct`` (the plain cases, worked out without trying the orders)
-    gives a result only when every order of meetings gives that result, by
-    the plain definition (``_meet_all``), and it decides every single card and
-    every card with one neighbour."""
+    """``build_tables.direct`` (the plain cases, worked out without trying the
+    orders) gives a result only when every order of meetings gives that
+    result, by the plain definition (``rules.outcomes``), and it decides
+    every single card and every card with one neighbour."""
     for sig in signatures():
-        ones = sum(d > 0 for d in rules._digits(sig)) <= 1
+        ones = sum(d > 0 for d in tables.digits(sig)) <= 1
         for code in range(16):
-            got = rules._direct(code, sig)
-            results = set(rules._meet_all(code, sig).result.values())
+            got = build_tables.direct(code, sig)
+            results = build_tables.results(code, sig)
             if got is None:
                 assert not ones and code >> 2 != code & 3, (code, sig)
                 continue
@@ -162,23 +161,22 @@ def test_legal_moves_are_the_canonical_ways_on_the_open_squares(n):
     rng = random.Random(n)
     for seed in range(4):
         p = {"absent-doubles": "own-season", "goal": "dominance"}
-        state = tot.setup(p, NAMES[:n] if n > 1 else ("sol",), f"list-{seed}")
+        state = GAME.setup(p, NAMES[:n] if n > 1 else ("sol",), f"list-{seed}")
         while state.seat >= 0:
             hand = state.deck[:1] if state.deck else state.hands[state.seat]
             want = []
-            for sq in rules._open_squares(state.board, state.box):
-                square = sq[0]
-                sig = rules._signature(state.board, square)
+            for square in rules.open_squares(state.board, state.box):
+                around = rules.around(state.board, square)
                 for kind in set(hand):
                     for (face, back), order in (
                         ((f, (kind >> 2) + (kind & 3) - f), o)
-                        for f, o in rules._choose(kind, sig).reps
+                        for f, o in rules.ways(kind, around).values()
                     ):
-                        want.append(tot.Move(face, back, square, order))
-            want.sort(key=lambda m: (m.face, m.back, tot.SQUARES[m.square], m.order))
-            legal = tot.legal_moves(state)
+                        want.append(Move(face, back, square, order))
+            want.sort(key=lambda m: (m.face, m.back, SQUARES[m.square], m.order))
+            legal = GAME.legal_moves(state)
             assert list(legal) == want
-            state = tot.apply(state, rng.choice(legal))
+            state = GAME.apply(state, rng.choice(legal))
 
 
 
@@ -191,41 +189,41 @@ def test_fast_play_agrees_with_fast_apply_move_by_move(n):
     p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
     names = NAMES[:n] if n > 1 else ("sol",)
     for seed in range(8):
-        start = tot.setup(p, names, f"play-{seed}")
+        start = GAME.setup(p, names, f"play-{seed}")
         rng = random.Random(f"play/{n}/{seed}")
         state, texts, seats, states = start, [], [], [start]
         while state.seat >= 0:
-            legal = [tot.format_move(state, m) for m in tot.legal_moves(state)]
+            legal = [GAME.format_move(state, m) for m in GAME.legal_moves(state)]
             text = rng.choice(legal)
             texts.append(text)
             seats.append(state.seat)
-            state = tot.fast_apply(state, text)
+            state = fast.fast_apply(state, text)
             states.append(state)
         for k in range(len(texts) + 1):
-            assert rules.fast_play(start, texts[:k]) == (seats[:k], states[k]), k
+            assert fast.fast_play(start, texts[:k]) == (seats[:k], states[k]), k
         # A refused text stops the play there: the state before it, its seat not listed.
         for k in range(len(texts)):
             before = states[k]
             for bad in variants(texts[k]) + ["", "SpSp-d4", texts[k - 1] if k else "x"]:
-                if tot.fast_apply(before, bad) is None:
-                    got = rules.fast_play(start, texts[:k] + [bad] + texts[k + 1:])
+                if fast.fast_apply(before, bad) is None:
+                    got = fast.fast_play(start, texts[:k] + [bad] + texts[k + 1:])
                     assert got == (seats[:k], before), (k, bad)
-        assert rules.fast_play(states[-1], texts[:1]) == ([], states[-1])  # the game is over
+        assert fast.fast_play(states[-1], texts[:1]) == ([], states[-1])  # the game is over
 
 
-def move_variants(move: tot.Move) -> list[tot.Move]:
+def move_variants(move: Move) -> list[Move]:
     """Moves near ``move``: the other face, other and impossible orders,
     neighbouring, taken and off-board squares, cards out of range."""
     face, back, sq, order = move
-    out = [tot.Move(back, face, sq, order), tot.Move(face, back, sq, ()),
-           tot.Move(face, back, sq, (0,)), tot.Move(face, back, sq, (0, 1, 2, 3)),
-           tot.Move(face, back, sq, (1, 1)), tot.Move(face, back, sq, (4,)),
-           tot.Move(face, back, sq, order[::-1]), tot.Move(face, back, sq, order[1:]),
-           tot.Move(4, back, sq, order), tot.Move(face, -1, sq, order),
-           tot.Move(face, back, -1, order), tot.Move(face, back, rules.OFF, order),
-           tot.Move(face, back, rules.CENTRE, order)]
-    out += [tot.Move(face, back, j, ()) for j in rules.NEIGHBOURS[sq] if j != rules.OFF]
-    out += [tot.Move(face, back, sq, p) for p in itertools.permutations(order)]
+    out = [Move(back, face, sq, order), Move(face, back, sq, ()),
+           Move(face, back, sq, (0,)), Move(face, back, sq, (0, 1, 2, 3)),
+           Move(face, back, sq, (1, 1)), Move(face, back, sq, (4,)),
+           Move(face, back, sq, order[::-1]), Move(face, back, sq, order[1:]),
+           Move(4, back, sq, order), Move(face, -1, sq, order),
+           Move(face, back, -1, order), Move(face, back, cards.OFF, order),
+           Move(face, back, cards.CENTRE, order)]
+    out += [Move(face, back, j, ()) for j in cards.NEIGHBOURS[sq] if j != cards.OFF]
+    out += [Move(face, back, sq, p) for p in itertools.permutations(order)]
     return out
 
 
@@ -238,21 +236,21 @@ def test_fast_step_is_format_and_apply(n):
     p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
     names = NAMES[:n] if n > 1 else ("sol",)
     for seed in range(6):
-        state = tot.setup(p, names, f"step-{seed}")
+        state = GAME.setup(p, names, f"step-{seed}")
         rng = random.Random(f"step/{n}/{seed}")
         while state.seat >= 0:
-            legal = tot.legal_moves(state)
+            legal = GAME.legal_moves(state)
             for move in legal:
-                assert tot.fast_step(state, move) == (tot.format_move(state, move), tot.apply(state, move))
+                assert fast.fast_step(state, move) == (GAME.format_move(state, move), GAME.apply(state, move))
             listed = set(legal)
             for move in move_variants(rng.choice(legal)):
                 if move in listed:
                     continue
                 # Every legal move in canonical form is listed: the rest is
                 # for the checked path (a spelling forgiven, or refused).
-                assert tot.fast_step(state, move) is None, move
-            state = tot.apply(state, rng.choice(legal))
-        assert tot.fast_step(state, tot.Move(0, 0, rules.CENTRE, ())) is None  # the game is over
+                assert fast.fast_step(state, move) is None, move
+            state = GAME.apply(state, rng.choice(legal))
+        assert fast.fast_step(state, Move(0, 0, cards.CENTRE, ())) is None  # the game is over
 
 
 @pytest.mark.parametrize("n", [1, 3, 4])
@@ -265,28 +263,28 @@ def test_no_fast_path_lets_the_cards_outgrow_a_4x4_box(n):
     names = NAMES[:n] if n > 1 else ("sol",)
     tried = 0
     for seed in range(6):
-        state = tot.setup(p, names, f"box-{seed}")
+        state = GAME.setup(p, names, f"box-{seed}")
         rng = random.Random(f"box/{n}/{seed}")
         while state.seat >= 0:
             r0, r1, c0, c1 = state.box
             hand = state.deck[:1] if state.deck else state.hands[state.seat]
-            for sq in range(rules.OFF):
-                r, c = rules._ROW_COL[sq]
-                near = any(state.board[j] >= 0 for j in rules.NEIGHBOURS[sq])
+            for sq in range(cards.OFF):
+                r, c = cards.ROW_COL[sq]
+                near = any(state.board[j] >= 0 for j in cards.NEIGHBOURS[sq])
                 if state.board[sq] >= 0 or not near:
                     continue
                 if max(r, r1) - min(r, r0) <= 3 and max(c, c1) - min(c, c0) <= 3:
                     continue
                 for kind in set(hand):
-                    for code in {kind, rules._flip(kind)}:
-                        for order in rules._ORDERS:
-                            move = tot.Move(code >> 2, code & 3, sq, order)
-                            text = rules._text(code, sq) + rules._SUFFIX[rules._ORDER_ID[order]]
+                    for code in {kind, cards.flip(kind)}:
+                        for order in tables.ORDERS:
+                            move = Move(code >> 2, code & 3, sq, order)
+                            text = rules.spell(code >> 2, code & 3, sq, order)
                             tried += 1
-                            assert tot.fast_apply(state, text) is None, text
-                            assert rules.fast_play(state, [text]) == ([], state), text
-                            assert tot.fast_step(state, move) is None, text
+                            assert fast.fast_apply(state, text) is None, text
+                            assert fast.fast_play(state, [text]) == ([], state), text
+                            assert fast.fast_step(state, move) is None, text
                             with pytest.raises(MoveError, match="5.1"):
-                                tot.apply(state, move)
-            state = tot.apply(state, rng.choice(tot.legal_moves(state)))
+                                GAME.apply(state, move)
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
     assert tried > 1000

@@ -1,5 +1,6 @@
-"""Turn of Time by mail: ``read_listed`` (the tolerant reader of a view file)
-and ``narrate`` (a move told from one viewer's views).
+"""Turn of Time by mail: ``adjudicator.reading.read_listed`` (the tolerant
+reader of a view file, generic over the games) and ``narrate`` (a move told
+from one viewer's views, ``narration.py``).
 
 ``read_listed`` knows only the player's view and their listed moves; it must
 read every spelling ``parse_move`` reads (notation/turn-of-time.md,
@@ -23,7 +24,9 @@ import pytest
 
 from adjudicator import log as logmod, match
 from adjudicator.errors import AmbiguousMoveError, IllegalMoveError, MoveError, NotationError
-from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import GAME, narration
+from adjudicator.games.turn_of_time.cards import Move, SQUARES
+from adjudicator.reading import read_listed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_atlas_mail import listed as shared_listed  # noqa: E402
@@ -44,37 +47,38 @@ DIRS = "nesw"
 
 
 def params(**over: str) -> dict:
-    out = {p.name: p.default for p in tot.PARAMS}
+    out = {p.name: p.default for p in GAME.params}
     out.update(over)
     return out
 
 
 def param_sets() -> list[dict]:
     """The conformance test's parameter sets, every parameter written out."""
-    return [params(**over) for over in conformance_param_sets(tot)]
+    return [params(**over) for over in conformance_param_sets(GAME)]
 
 
 def players(n: int) -> tuple[str, ...]:
     return NAMES[:n] if n > 1 else ("sol",)
 
 
-listed = partial(shared_listed, tot)  # the legal moves, canonical
+listed = partial(shared_listed, GAME)  # the legal moves, canonical
 
 
 def oracle(state, text: str) -> str | MoveError:
     """What the open log makes of ``text``: parse_move, apply, format_move."""
     try:
-        move = tot.parse_move(state, text)
-        canonical = tot.format_move(state, move)
-        tot.apply(state, move)
+        move = GAME.parse_move(state, text)
+        canonical = GAME.format_move(state, move)
+        GAME.apply(state, move)
     except MoveError as e:
         return e
     return canonical
 
 
-def reader(view, moves: tuple[str, ...], text: str) -> str | MoveError:
+def reader(view, moves: tuple[str, ...], text: str, p: dict) -> str | MoveError:
+    """read_listed's answer for the game with the parameters ``p``."""
     try:
-        return tot.read_listed(view, moves, text)
+        return read_listed(GAME, view, moves, text, p)
     except MoveError as e:
         return e
 
@@ -137,11 +141,11 @@ def spellings(rng: random.Random, state, moves: tuple[str, ...], pool: list[str]
     positions, and text that is no move at all."""
     out = []
     for text in moves:
-        m = tot.parse_move(state, text)
+        m = GAME.parse_move(state, text)
         around = neighbours(state, m.square)
         orders = ["", *("".join(p) for p in itertools.permutations(around))]
         orders += [around[1:], around + "n" if "n" not in around else around[:-1] + around[-1] * 2]
-        square = tot.SQUARES[m.square]
+        square = SQUARES[m.square]
         out.append(spell(rng, m.face, m.back, square, "".join(DIRS[d] for d in m.order)))
         for _ in range(3):
             face, back = (m.face, m.back) if rng.random() < 0.5 else (m.back, m.face)
@@ -157,20 +161,20 @@ def spellings(rng: random.Random, state, moves: tuple[str, ...], pool: list[str]
 
 def self_play(n: int, p: dict, seed: str) -> list[tuple[object, str]]:
     """The positions of a random game and the move made at each (canonical)."""
-    state = tot.setup(p, players(n), seed)
+    state = GAME.setup(p, players(n), seed)
     rng = random.Random(f"mail/{n}/{seed}/{sorted(p.items())}")
     out = []
-    while tot.to_move(state) is not None:
-        move = rng.choice(tot.legal_moves(state))
-        out.append((state, tot.format_move(state, move)))
-        state = tot.apply(state, move)
+    while GAME.to_move(state) is not None:
+        move = rng.choice(GAME.legal_moves(state))
+        out.append((state, GAME.format_move(state, move)))
+        state = GAME.apply(state, move)
     out.append((state, ""))
     return out
 
 
 CASES = [
     pytest.param(n, p, seed, id=f"{n}p-{'-'.join(str(v) for v in p.values())}-{seed}")
-    for n in tot.PLAYERS
+    for n in GAME.players
     for p in param_sets()
     for seed in ("1", "2")
 ]
@@ -187,23 +191,23 @@ def test_read_listed_agrees_with_parse_move(n: int, p: dict, seed: str) -> None:
     pool: list[str] = []
     checked = 0
     for state, _ in self_play(n, p, seed):
-        seat = tot.to_move(state)
+        seat = GAME.to_move(state)
         if seat is None:
-            view = tot.view(state, 0)
+            view = GAME.view(state, 0)
             for text in ("FaSp-d4", "SpSp-b4", "wi/wi e5"):
-                assert agrees(reader(view, (), text), oracle(state, text)), text
+                assert agrees(reader(view, (), text, p), oracle(state, text)), text
             break
         moves = listed(state)
-        view = tot.view(state, seat)
-        redealt = [tot.redeal(state, seat, f"{seed}/redeal/{k}") for k in range(3)]
+        view = GAME.view(state, seat)
+        redealt = [GAME.redeal(state, seat, f"{seed}/redeal/{k}") for k in range(3)]
         texts = spellings(rng, state, moves, pool)
         for i, text in enumerate(texts):
-            got, expected = reader(view, moves, text), oracle(state, text)
+            got, expected = reader(view, moves, text, p), oracle(state, text)
             assert agrees(got, expected), f"{text!r}: {shown(got)} / open log: {shown(expected)}"
             checked += 1
             if i % 4 == 0:
                 for other in redealt:
-                    again = reader(tot.view(other, seat), listed(other), text)
+                    again = reader(GAME.view(other, seat), listed(other), text, p)
                     assert shown(again) == shown(got), f"{text!r} reads differently on a re-deal"
         pool = (pool + list(moves))[-80:]
     assert checked > 300
@@ -219,17 +223,17 @@ def test_narrate_tells_only_what_the_viewer_sees(n: int, p: dict, seed: str) -> 
     the points told at the end are the engine's result."""
     game = self_play(n, p, seed)
     for (before, move), (after, _) in zip(game, game[1:]):
-        by = tot.to_move(before)
+        by = GAME.to_move(before)
         told = set()
         for seat in (None, *range(n)):
-            words = tot.narrate(tot.view(before, seat), tot.view(after, seat), by, move)
+            words = GAME.narrate(GAME.view(before, seat), GAME.view(after, seat), by, move)
             assert words and all(" " <= c <= "~" for c in words), words
             assert not words.endswith(".") and not words.startswith(before.players[by])
-            assert len(words) <= (560 if tot.to_move(after) is None else 400), words
+            assert len(words) <= (560 if GAME.to_move(after) is None else 400), words
             for k in range(3):
-                a = tot.redeal(before, seat, f"{seed}/r/{k}")
-                b = tot.redeal(after, seat, f"{seed}/s/{k}")
-                assert tot.narrate(tot.view(a, seat), tot.view(b, seat), by, move) == words
+                a = GAME.redeal(before, seat, f"{seed}/r/{k}")
+                b = GAME.redeal(after, seat, f"{seed}/s/{k}")
+                assert GAME.narrate(GAME.view(a, seat), GAME.view(b, seat), by, move) == words
             told.add(words)
         assert len(told) == 1, told
         flipped = {sq for sq, card in table(after).items()
@@ -237,7 +241,7 @@ def test_narrate_tells_only_what_the_viewer_sees(n: int, p: dict, seed: str) -> 
         for sq in flipped:
             assert f" on {sq}" in words, (move, words)
     # The last sentence tells the result the engine gives (6, 7, R7).
-    words, result = told.pop(), tot.outcome(game[-1][0])
+    words, result = told.pop(), GAME.outcome(game[-1][0])
     scores = {s.player: s.score for s in result.standings}
     if n == 1:
         assert (" met (" in words) == bool(result.winners), words
@@ -270,7 +274,7 @@ def doc_block() -> list[tuple[str, str, str]]:
 
 
 def sample_game():
-    return tot.setup(params(), NAMES, "0")
+    return GAME.setup(params(), NAMES, "0")
 
 
 def test_the_documents_sample_game_typed_into_view_files():
@@ -281,10 +285,10 @@ def test_the_documents_sample_game_typed_into_view_files():
     adjacent, five columns, the game over), `?` lines as ambiguous."""
     state = sample_game()
     for mark, typed, recorded in doc_block():
-        seat = tot.to_move(state)
-        view = tot.view(state, 0 if seat is None else seat)
+        seat = GAME.to_move(state)
+        view = GAME.view(state, 0 if seat is None else seat)
         moves = listed(state) if seat is not None else ()
-        got = reader(view, moves, typed)
+        got = reader(view, moves, typed, params())
         if mark == "x":
             assert isinstance(got, NotationError), (typed, shown(got))
             assert agrees(got, oracle(state, typed)), (typed, shown(got))
@@ -294,8 +298,8 @@ def test_the_documents_sample_game_typed_into_view_files():
         else:
             assert got == recorded, (typed, shown(got))
         if not mark:
-            state = tot.apply(state, tot.parse_move(state, recorded))
-    assert tot.to_move(state) is None
+            state = GAME.apply(state, GAME.parse_move(state, recorded))
+    assert GAME.to_move(state) is None
 
 
 def test_read_listed_refusals_say_why_with_the_clause():
@@ -303,24 +307,24 @@ def test_read_listed_refusals_say_why_with_the_clause():
     first card off d4 (5.1a, R4), a square touching only at a corner (5.1a),
     a square taken (5.1), an order naming a card that is not there (5.2)."""
     state = sample_game()
-    view = tot.view(state, 0)
-    err = reader(view, listed(state), "FaSu-d4")
+    view = GAME.view(state, 0)
+    err = reader(view, listed(state), "FaSu-d4", params())
     assert str(err) == ("FaSu-d4 is not one of your legal moves: ann holds no FaSu card "
                         "(Turn of Time 3)")
-    err = reader(view, listed(state), "SuWi-e4")
+    err = reader(view, listed(state), "SuWi-e4", params())
     assert str(err) == ("SuWi-e4 is not one of your legal moves: the first card goes on d4, "
                         "the centre of the notation's frame (Turn of Time 5.1a)")
     for move in ("SuWi-d4", "WiSp-e4"):
-        state = tot.apply(state, tot.parse_move(state, move))
-    err = reader(tot.view(state, 2), listed(state), "susu f5")
+        state = GAME.apply(state, GAME.parse_move(state, move))
+    err = reader(GAME.view(state, 2), listed(state), "susu f5", params())
     assert str(err) == ("SuSu-f5 is not one of your legal moves: f5 is not adjacent to any "
                         "card (Turn of Time 5.1a)")
-    err = reader(tot.view(state, 2), listed(state), "SuSu-d4")
+    err = reader(GAME.view(state, 2), listed(state), "SuSu-d4", params())
     assert str(err) == ("SuSu-d4 is not one of your legal moves: d4 already holds a card "
                         "(Turn of Time 5.1)")
     # An order that is not needed is accepted and dropped.
-    assert reader(tot.view(state, 2), listed(state), "SuSu-d5:s") == "SuSu-d5"
-    err = reader(tot.view(state, 2), listed(state), "SuSu-d5:se")
+    assert reader(GAME.view(state, 2), listed(state), "SuSu-d5:s", params()) == "SuSu-d5"
+    err = reader(GAME.view(state, 2), listed(state), "SuSu-d5:se", params())
     assert str(err) == ("SuSu-d5:se is not one of your legal moves: the order of meetings "
                         "must name each neighbouring card once (neighbours of d5: s) "
                         "(Turn of Time 5.2)")
@@ -330,23 +334,23 @@ def test_read_listed_the_5_2_example_needs_the_order():
     """5.2/5.3 worked example: without the order the move is ambiguous, and
     the error lists both ways, as apply's does; each order reads as typed."""
     state = position(WORKED, ["FaSp"])
-    view, moves = tot.view(state, 0), listed(state)
-    err = reader(view, moves, "fall spring c3")
+    view, moves = GAME.view(state, 0), listed(state)
+    err = reader(view, moves, "fall spring c3", params())
     assert isinstance(err, AmbiguousMoveError)
     assert set(err.candidates) == {"FaSp-c3:nw", "FaSp-c3:wn"}
     assert err.clause == "Turn of Time 5.2"
     assert str(err) == str(oracle(state, "fall spring c3"))
-    assert reader(view, moves, "FA SP @ C3 NW") == "FaSp-c3:nw"
-    assert reader(view, moves, "faspc3wn") == "FaSp-c3:wn"
+    assert reader(view, moves, "FA SP @ C3 NW", params()) == "FaSp-c3:nw"
+    assert reader(view, moves, "faspc3wn", params()) == "FaSp-c3:wn"
 
 
 # --- narrate: the rule card's examples, word for word ------------------------------------
 
 
 def told(state, move: str, seat: int | None = None) -> str:
-    by = tot.to_move(state)
-    after = tot.apply(state, tot.parse_move(state, move))
-    return tot.narrate(tot.view(state, seat), tot.view(after, seat), by, move)
+    by = GAME.to_move(state)
+    after = GAME.apply(state, GAME.parse_move(state, move))
+    return GAME.narrate(GAME.view(state, seat), GAME.view(after, seat), by, move)
 
 
 def test_narrate_4_fall_placed_next_to_spring_both_flip():
@@ -408,7 +412,7 @@ def test_narrate_the_documents_sample_game():
     words = []
     for move in moves:
         words.append(told(state, move, 1))
-        state = tot.apply(state, tot.parse_move(state, move))
+        state = GAME.apply(state, GAME.parse_move(state, move))
     assert words[0] == "Summer with a Winter back on d4 (the first card); face up: Summer +1"
     assert words[1] == (
         "Winter with a Spring back on e4: it and the Summer on d4 flip each other "
@@ -433,11 +437,11 @@ def last_move_to(final: dict[str, str], order: tuple[str, ...], n: int, seat: in
                 cards = {q: c for q, c in final.items() if q != square}
                 cards.update(zip(near, faces))
                 state = position(cards, [placed], players=n, seat=seat, order=order)
-                for m in tot.legal_moves(state):
-                    if tot.SQUARES[m.square] != square:
+                for m in GAME.legal_moves(state):
+                    if SQUARES[m.square] != square:
                         continue
-                    if table(tot.apply(state, m)) == final:
-                        return state, tot.format_move(state, m)
+                    if table(GAME.apply(state, m)) == final:
+                        return state, GAME.format_move(state, m)
     raise AssertionError("no last move completes this table")
 
 
@@ -489,12 +493,19 @@ def test_narrate_the_end_of_the_example_games(name: str, end: str):
     """The last move of each example log ends with the result its log records."""
     states, log = replayed(name)
     by = log.players.index(log.moves[-1].by)
-    words = tot.narrate(tot.view(states[-2], None), tot.view(states[-1], None), by,
-                        log.moves[-1].move)
+    words = GAME.narrate(GAME.view(states[-2], None), GAME.view(states[-1], None), by,
+                         log.moves[-1].move)
     assert words.endswith(end), words
 
 
-def test_module_exports_narrate_and_read_listed():
-    assert {"narrate", "read_listed"} <= set(tot.__all__)
-    assert tot.narrate is tot.mail.narrate and tot.read_listed is tot.mail.read_listed
-    assert msgspec.json.encode(tot.view(sample_game(), None))  # views are what they read
+def test_the_game_narrates_with_its_narration_and_reads_with_the_generic_reader():
+    """The narration layer is narration.py; a move typed into a view file is
+    read by adjudicator.reading, the same for every game."""
+    assert GAME.narration is narration and GAME.narrate(
+        GAME.view(sample_game(), None), GAME.view(GAME.apply(sample_game(), Move(1, 3, 24)), None),
+        0, "SuWi-d4") == narration.narrate(
+        GAME.view(sample_game(), None), GAME.view(GAME.apply(sample_game(), Move(1, 3, 24)), None),
+        0, "SuWi-d4")
+    state = sample_game()
+    assert read_listed(GAME, GAME.view(state, 0), listed(state), "su/wi d4", params()) == "SuWi-d4"
+    assert msgspec.json.encode(GAME.view(sample_game(), None))  # views are what they read

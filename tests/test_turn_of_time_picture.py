@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from adjudicator import drawing, match
-from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import GAME
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("ann", "bob", "cy", "dee")
@@ -25,8 +25,8 @@ def positions(n: int, seed: str):
 
 def draw(state, ply, last, seat):
     players = state.players
-    scene = drawing.scene(tot, players, state, ply, last, seat)
-    return tot.draw(tot.view(state, seat), scene)
+    scene = drawing.scene(GAME, players, state, ply, last, seat)
+    return GAME.draw(GAME.view(state, seat), scene)
 
 
 def groups(svg: str, cls: str) -> list[ET.Element]:
@@ -36,7 +36,7 @@ def groups(svg: str, cls: str) -> list[ET.Element]:
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_picture_is_svg_and_shows_what_the_view_holds(n):
     for state, ply, last in positions(n, f"pic-{n}"):
-        v = tot.view(state, None)
+        v = GAME.view(state, None)
         svg = draw(state, ply, last, None)
         root = ET.fromstring(svg)
         assert root.tag == f"{SVG}svg" and float(root.get("width")) == 800
@@ -75,5 +75,5 @@ def test_picture_of_a_seat_is_the_same_whatever_it_cannot_see(n):
             svg = draw(state, ply, last, seat)
             assert draw(state, ply, last, seat) == svg
             for k in range(2):
-                other = tot.redeal(state, seat, f"redeal/{ply}/{k}")
+                other = GAME.redeal(state, seat, f"redeal/{ply}/{k}")
                 assert draw(other, ply, last, seat) == svg

@@ -1,8 +1,8 @@
 """Turn of Time: the tables and shortcuts behind the fast paths, against the plain definitions.
 
-``tables.bin`` (package data) must be exactly what ``_tables.py`` writes from
-the rules, and what it says about every signature must be what the plain
-definition of the canonical moves (``rules._choose``) and of the largest
+``tables.bin`` (package data) must be exactly what ``build_tables.py`` writes
+from the rules, and what it says about every signature must be what the plain
+definition of the canonical moves (``rules.ways``) and of the largest
 group say. The written-out shuffle and the scoring must give what
 ``chance.shuffled`` and the plain scoring of 6 give. Reading the tables
 waits for the first move played or listed: importing the game does not.
@@ -19,17 +19,16 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine import Outcome, Standing
-from adjudicator.games import turn_of_time as tot
-from adjudicator.games.turn_of_time import _tables, rules
+from adjudicator.games.turn_of_time import GAME, build_tables, cards, fast, rules, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_shipped_tables_are_those_the_rules_give():
     """Regenerated in memory from the plain definitions, byte for byte."""
-    with open(rules._TABLES_FILE, "rb") as f:
+    with open(tables.TABLES_FILE, "rb") as f:
         shipped = f.read()
-    assert _tables.tables() == shipped, "run: python -m adjudicator.games.turn_of_time._tables"
+    assert build_tables.tables() == shipped, "run: python -m adjudicator.games.turn_of_time.build_tables"
 
 
 def test_the_tables_ship_with_the_package():
@@ -40,34 +39,34 @@ def test_the_tables_ship_with_the_package():
 @pytest.mark.parametrize("part", range(4))
 def test_every_signature_lists_and_plays_the_canonical_ways(part):
     """For every signature (a quarter per case) and every card code: the
-    moves listed are the canonical ways of ``_choose``, in order, and each
+    moves listed are the canonical ways of ``rules.ways``, in order, and each
     plays as it says; every other order is refused."""
-    rules._load()
+    tables.load()
     every = tuple(range(16))
-    for sig in range(part, rules._SIGS, 4):
+    for sig in range(part, tables.SIGS, 4):
         block = [0, *((),) * 16]
-        rules._fill(block, rules.CENTRE * rules._SIGS + sig, every)
-        # _block, which legal_moves fills its cache with, is _fill written out.
-        elsewhere = (sig % rules.OFF) * rules._SIGS + sig
+        tables.fill(block, cards.CENTRE * tables.SIGS + sig, every)
+        # block(), which legal_moves fills its cache with, is fill() written out.
+        elsewhere = (sig % cards.OFF) * tables.SIGS + sig
         filled = [0, *((),) * 16]
-        rules._fill(filled, elsewhere, every)
-        rules._BLOCKS.pop(elsewhere, None)
-        assert rules._block(elsewhere) == tuple(filled[1:]), sig
-        dirs = tuple(d for d in range(4) if rules._digits(sig)[d])
-        for kind in rules._KINDS:
-            choices = rules._choose(kind, sig)
-            for code in {kind, rules._flip(kind)}:
+        tables.fill(filled, elsewhere, every)
+        tables.BLOCKS.pop(elsewhere, None)
+        assert tables.block(elsewhere) == tuple(filled[1:]), sig
+        dirs = tuple(d for d in range(4) if tables.digits(sig)[d])
+        for kind in cards.KINDS:
+            choices = build_tables.canonical(kind, sig)
+            for code in {kind, cards.flip(kind)}:
                 face = code >> 2
                 want = {
-                    order: (final, rules._MASK_DIRS[turned])
-                    for (final, turned), (f, order) in choices.canon.items()
+                    order: (final, cards.MASK_DIRS[turned])
+                    for (final, turned), (f, order) in choices.items()
                     if f == face
                 }
                 orders = [m.order for m in block[code + 1]]
                 assert orders == sorted(want), (sig, code)
                 for order in [(), *itertools.permutations(dirs)]:
-                    key = (code * rules._NORDERS + rules._ORDER_ID[order]) * rules._SIGS + sig
-                    assert rules._outcome(key) == want.get(order, False), (sig, code, order)
+                    got = tables.result(code, tables.ORDER_ID[order], sig)
+                    assert got == want.get(order, False), (sig, code, order)
 
 
 def _largest_by_search(cards: int) -> int:
@@ -92,22 +91,22 @@ def _largest_by_search(cards: int) -> int:
 
 
 def test_the_largest_groups_are_those_found_by_search():
-    rules._load()
-    assert all(rules._GROUP[m] == _largest_by_search(m) for m in range(1 << 16))
+    tables.load()
+    assert all(tables.GROUP[m] == _largest_by_search(m) for m in range(1 << 16))
 
 
 def test_importing_the_game_reads_no_table():
     code = (
-        "import adjudicator.games.turn_of_time as g; from adjudicator.games.turn_of_time import rules; "
-        "assert rules._ROW_OF is None and not rules._TEXTS; "
+        "from adjudicator.games.turn_of_time import GAME as g, tables; "
+        "assert tables.ROW_OF is None and g.fast is not None and tables.ROW_OF is None; "
         "s = g.setup({'absent-doubles': 'own-season', 'goal': 'dominance'}, ('a', 'b'), 'x'); "
-        "assert rules._ROW_OF is None; g.legal_moves(s); assert rules._ROW_OF is not None"
+        "assert tables.ROW_OF is None; g.legal_moves(s); assert tables.ROW_OF is not None"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)
 
 
 def _score_plain(counts, groups, owners, season_order, players, tie_order) -> Outcome:
-    """6. END OF GAME as first written (rules version 2), the reference of _score."""
+    """6. END OF GAME as first written (rules version 2), the reference of tables.score."""
     n = len(players)
     if tie_order == "seasons":
         turn = {s: (i, i) for i, s in enumerate(season_order)}
@@ -116,7 +115,7 @@ def _score_plain(counts, groups, owners, season_order, players, tie_order) -> Ou
     ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn[s]))
     points = {s: 4 - i for i, s in enumerate(ranked)}
     ordinal = ("0th", "1st", "2nd", "3rd", "4th")
-    names = rules.SEASON_NAMES
+    names = cards.SEASON_NAMES
     details = []
     for i, s in enumerate(ranked):
         who = players[owners[s]] if owners[s] >= 0 else "nobody"
@@ -149,9 +148,9 @@ def _score_plain(counts, groups, owners, season_order, players, tie_order) -> Ou
             best_rank[owners[s]] = min(best_rank[owners[s]], i)
     seats = sorted(range(n), key=lambda p: (-scores[p], best_rank[p]))
     if n == 2 and scores[0] == scores[1]:
-        w, l = seats
+        w, lose = seats
         details.append(
-            f"{players[w]} and {players[l]} both have {scores[w]} points; "
+            f"{players[w]} and {players[lose]} both have {scores[w]} points; "
             f"{players[w]} holds the higher-ranked season ({names[ranked[best_rank[w]]]}, "
             f"{ordinal[best_rank[w] + 1]})"
         )
@@ -168,7 +167,7 @@ def test_scoring_is_the_plain_scoring(n):
     players = ("ann", "bob", "cy", "dee")[:n]
     for perm in itertools.permutations(range(4)):
         for absent in ("own-season", "example"):
-            owners, order, _, _ = rules._deal(n, perm, absent)
+            owners, order, _, _ = rules.deal(n, perm, absent)
             for tie_order in ("players", "seasons"):
                 for _ in range(60):
                     counts = [0] * 4
@@ -180,15 +179,16 @@ def test_scoring_is_the_plain_scoring(n):
                     if rng.random() < 0.5:
                         groups = [min(c, rng.choice((1, 2))) for c in counts]
                     args = (counts, groups, owners, order, players, tie_order)
-                    assert rules._score(*args) == _score_plain(*args), args
+                    assert tables.score(*args) == _score_plain(*args), args
 
 
 def _tally_plain(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Face-up cards per season and each season's largest group, over the
-    whole 7x7 frame, by search: the definition the tally is held to."""
+    whole 7x7 frame, by search: the definition the tally is held to (as
+    ``rules.tally`` is)."""
     counts, groups = [0] * 4, [0] * 4
     seen: set[int] = set()
-    for start in range(rules.SIZE * rules.SIZE):
+    for start in range(cards.SIZE * cards.SIZE):
         if board[start] < 0:
             continue
         season = board[start] >> 2
@@ -200,8 +200,8 @@ def _tally_plain(board: tuple[int, ...]) -> tuple[list[int], list[int]]:
         while stack:
             i = stack.pop()
             size += 1
-            for j in rules.NEIGHBOURS[i]:
-                if j != rules.OFF and j not in seen and board[j] >= 0 and board[j] >> 2 == season:
+            for j in cards.NEIGHBOURS[i]:
+                if j != cards.OFF and j not in seen and board[j] >= 0 and board[j] >> 2 == season:
                     seen.add(j)
                     stack.append(j)
         groups[season] = max(groups[season], size)
@@ -218,35 +218,38 @@ def test_the_tally_is_the_plain_tally(n):
     p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
     names = ("ann", "bob", "cy", "dee")[:n] if n > 1 else ("sol",)
     for seed in range(12):
-        state = tot.setup(p, names, f"tally-{seed}")
-        assert rules._tally(state.board, state.box) == _tally_plain(state.board)
+        state = GAME.setup(p, names, f"tally-{seed}")
+        assert tables.tally(state.board, state.box) == _tally_plain(state.board)
+        assert rules.tally(state.board) == _tally_plain(state.board)
         while state.seat >= 0:
-            state = tot.apply(state, rng.choice(tot.legal_moves(state)))
-            assert rules._tally(state.board, state.box) == _tally_plain(state.board)
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+            assert tables.tally(state.board, state.box) == _tally_plain(state.board)
+            assert rules.tally(state.board) == _tally_plain(state.board)
     for _ in range(400):
-        r0, c0 = rng.randrange(rules.SIZE), rng.randrange(rules.SIZE)
-        r1, c1 = min(rules.SIZE - 1, r0 + rng.randrange(4)), min(rules.SIZE - 1, c0 + rng.randrange(4))
-        board = list(rules._EMPTY)
+        r0, c0 = rng.randrange(cards.SIZE), rng.randrange(cards.SIZE)
+        r1, c1 = min(cards.SIZE - 1, r0 + rng.randrange(4)), min(cards.SIZE - 1, c0 + rng.randrange(4))
+        board = list(rules.EMPTY)
         for r in range(r0, r1 + 1):
             for c in range(c0, c1 + 1):
                 if rng.random() < 0.8:
-                    board[r * rules.SIZE + c] = rng.randrange(16)
+                    board[r * cards.SIZE + c] = rng.randrange(16)
         board = tuple(board)
-        assert rules._tally(board, (r0, r1, c0, c1)) == _tally_plain(board), (r0, r1, c0, c1)
+        assert tables.tally(board, (r0, r1, c0, c1)) == _tally_plain(board), (r0, r1, c0, c1)
+        assert rules.tally(board) == _tally_plain(board)
 
 
 def test_a_game_refused_and_replayed_after_the_tables_are_read_again():
     """Reading the tables again (as a new process would) changes nothing."""
     p = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
-    state = tot.setup(p, ("ann", "bob", "cy"), "again")
+    state = GAME.setup(p, ("ann", "bob", "cy"), "again")
     texts = []
     while state.seat >= 0:
-        text = tot.format_move(state, tot.legal_moves(state)[0])
+        text = GAME.format_move(state, GAME.legal_moves(state)[0])
         texts.append(text)
-        state = tot.fast_apply(state, text)
-    start = tot.setup(p, ("ann", "bob", "cy"), "again")
-    before = rules.fast_play(start, texts)
-    rules._TEXTS.clear()
-    rules._load()
-    assert rules.fast_play(start, texts) == before
-    assert before[1] == state and tot.outcome(state) is not None
+        state = fast.fast_apply(state, text)
+    start = GAME.setup(p, ("ann", "bob", "cy"), "again")
+    before = fast.fast_play(start, texts)
+    tables.load()
+    fast.prepare()
+    assert fast.fast_play(start, texts) == before
+    assert before[1] == state and GAME.outcome(state) is not None

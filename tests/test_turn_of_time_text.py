@@ -7,7 +7,7 @@ import random
 import pytest
 
 from adjudicator.engine import Style
-from adjudicator.games import turn_of_time as tot
+from adjudicator.games.turn_of_time import GAME
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -17,17 +17,17 @@ def test_render_fits_mail_at_every_position(n):
     names = ("A" * 24, "b" * 24, "C" * 23 + "x", "d")[:n] if n > 1 else ("S" * 24,)
     for seed in range(5):
         p = {"absent-doubles": "example" if seed % 2 else "own-season", "goal": "dominance"}
-        state = tot.setup(p, names, f"width-{seed}")
+        state = GAME.setup(p, names, f"width-{seed}")
         rng = random.Random(f"width/{n}/{seed}")
         while True:
             for seat in (None, *range(n)):
-                v = tot.view(state, seat)
+                v = GAME.view(state, seat)
                 for style in (Style(unicode=True), Style(unicode=False)):
-                    text = tot.render(v, style)
+                    text = GAME.render(v, style)
                     for line in text.splitlines():
                         assert len(line) <= 72, line
                         if not style.unicode:
                             assert line.isascii() and line.isprintable(), line
             if state.seat < 0:
                 break
-            state = tot.apply(state, rng.choice(tot.legal_moves(state)))
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))

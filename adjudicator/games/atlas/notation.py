@@ -105,3 +105,9 @@ def format_move(state: object, move: Move) -> str:
         # gets here; it is spelled but not kept.
         text = _spell(move)
     return text
+
+
+def spell_refused(state: object, move: Move) -> str:
+    """A refused move as its player meant it: its canonical notation (nothing
+    the player names is left out of it)."""
+    return format_move(state, move)

@@ -14,6 +14,9 @@ only: the card it played is outlined in vermilion.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from typing import Any
+
 from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, Canvas, picture
 from ...engine import Scene
 from .cards import CARD_INDEX, NUMBERS, SUIT_NAMES, SUITS
@@ -45,7 +48,7 @@ LAST = "Vermilion outline: the card played by the last move."
 def draw(v: View, scene: Scene) -> str:
     """The table of the view ``v`` as an SVG document.
 
-    >>> from adjudicator.games import atlas
+    >>> from adjudicator.games.atlas import GAME as atlas
     >>> state = atlas.setup({}, ("ann", "bob"), "0")
     >>> svg = draw(atlas.view(state, 0), Scene("Atlas", ("ann", "bob"), "ann", "ann", 0,
     ...     None, atlas.standing(state), False))
@@ -84,7 +87,7 @@ def _table(c: Canvas, v: View, last: str | None) -> None:
                 g = _back(c, x, y + 6, CARD_W, CARD_H, "card face-down")
                 c.title(g, f"{where}: face down")
             elif text in out:
-                g = c.group(**{"class": "card out"})
+                g = c.group(**_cls("card out"))
                 c.rect(x, y + 6, CARD_W, CARD_H, fill="#f4f4f4", stroke="#9a9a9a", rx=6,
                        stroke_dasharray="5 4", parent=g)
                 c.text(x + CARD_W / 2, y + 6 + CARD_H / 2 + 8, str(number), size=24,
@@ -92,10 +95,10 @@ def _table(c: Canvas, v: View, last: str | None) -> None:
                 c.title(g, f"{where}: out of the game")
             else:
                 c.rect(x, y + 6, CARD_W, CARD_H, fill="none", stroke="#c9c9c9", rx=6,
-                       stroke_dasharray="3 4", **{"class": "place"})
+                       stroke_dasharray="3 4", **_cls("place"))
             if text == last:
                 c.rect(x - 4, y + 2, CARD_W + 8, CARD_H + 8, stroke=HIGHLIGHT, width=3, rx=9,
-                       **{"class": "last"})
+                       **_cls("last"))
             stack = stacks.get(text)
             if stack is not None:
                 _stack(c, LEFT + (number - 0.5) * COLUMN, y + CARD_H + 22, seat_of[stack.owner],
@@ -104,10 +107,15 @@ def _table(c: Canvas, v: View, last: str | None) -> None:
     _panel(c, v)
 
 
-def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str):  # type: ignore[no-untyped-def]
+def _cls(name: str) -> dict[str, Any]:
+    """The SVG class attribute (``class`` is a Python keyword)."""
+    return {"class": name}
+
+
+def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str) -> ET.Element:
     """A face-up card: its number, large, over its suit's name."""
     suit = SUITS.index(text[-1])
-    g = c.group(**{"class": cls})
+    g = c.group(**_cls(cls))
     c.rect(x, y, w, h, fill=PAPER, stroke=SUIT_INK[suit], width=1.5, rx=6 if w > 40 else 4,
            parent=g)
     if h > 40:
@@ -123,9 +131,9 @@ def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str
     return g
 
 
-def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str):  # type: ignore[no-untyped-def]
+def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str) -> ET.Element:
     """A face-down card: the same back for every card."""
-    g = c.group(**{"class": cls})
+    g = c.group(**_cls(cls))
     c.rect(x, y, w, h, fill=BACK, stroke=BACK_EDGE, width=1.5, rx=6 if w > 40 else 4, parent=g)
     inset = 5 if w > 40 else 3
     c.rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, stroke=BACK_LINE, rx=3, parent=g)
@@ -138,7 +146,7 @@ def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str):  # type:
 def _stack(c: Canvas, cx: float, y: float, seat: int, chips: int, side: str, scored: bool,
            title: str) -> None:
     """A stack of chips: the owner's mark, the number of chips and the side."""
-    g = c.group(**{"class": "stack scored" if scored else "stack"})
+    g = c.group(**_cls("stack scored" if scored else "stack"))
     label = f"{chips} {side}" + (" \u2713" if scored else "")
     width = 24 + 8 * len(label)
     c.rect(cx - width / 2, y - 12, width, 20, fill=PAPER, stroke=FAINT, rx=10, parent=g)

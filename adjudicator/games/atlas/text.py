@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...engine import Style
-from .cards import MARKS, NUMBERS, SUIT_NAMES, SUITS, plural as _plural
+from .cards import MARKS, NUMBERS, SUIT_NAMES, SUITS, plural
 from .rules import View
 
 _COLOURS = ("35", "33", "31", "34")  # Dawn magenta, Day yellow, Sunset red, Night blue
@@ -57,7 +57,7 @@ def render(v: View, style: Style) -> str:
     if len(v.players) == 4:
         notes = ["No draw pile with 4 players"]
     else:
-        notes = [f"Draw pile: {_plural(v.draw_pile, 'card')}" if v.draw_pile else "Draw pile: empty"]
+        notes = [f"Draw pile: {plural(v.draw_pile, 'card')}" if v.draw_pile else "Draw pile: empty"]
     notes.append(f"{v.removed} removed unseen")
     if v.out_of_game:
         notes.append("8s out of the game (--)")
@@ -78,10 +78,10 @@ def render(v: View, style: Style) -> str:
         size = v.hand_sizes[p]
         lines.append(
             f"{mark} {MARKS[p]} {name:<{w}}  {score:>5}  {v.chips[p]:>10}  {riding:>6}  "
-            + (_plural(size, "card") if size else "empty")
+            + (plural(size, "card") if size else "empty")
         )
     if v.hand is not None and v.viewer is not None:
-        cards = " ".join(_paint_card(c, style) for c in v.hand) or "empty"
+        hand = " ".join(_paint_card(c, style) for c in v.hand) or "empty"
         lines.append("")
-        lines.append(f"Hand of {v.viewer}: {cards}")
+        lines.append(f"Hand of {v.viewer}: {hand}")
     return "\n".join(lines)

@@ -21,9 +21,8 @@ from .rules import (
     WI,
     Move,
     State,
-    _corner_of,
-    _feather_text,
-    _free_sides,
+    corner_of,
+    free_sides,
 )
 
 _WORDS = {
@@ -44,7 +43,7 @@ _MOVE_RE = re.compile(
 _SPLIT = re.compile(r"[\s\-_:/.,;+]+")
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State | None, text: str) -> Move:
     """Read a move; case, spaces, separators and words are forgiven.
 
     >>> parse_move(None, "play summer 4 right")
@@ -106,10 +105,19 @@ def format_move(state: State, move: Move) -> str:
     return spell(move, _side_text(state, move) if move.op in "PW" else "")
 
 
+def spell_refused(state: State, move: Move) -> str:
+    """A move the rules refuse, as its player meant it: its canonical notation."""
+    return format_move(state, move)
+
+
+def _feather_text(move: Move) -> str:
+    return "F" if move.feather else ""
+
+
 def spell(move: Move, side: str) -> str:
     """The notation of ``move`` with ``side`` ("", "L" or "R") written where a
     play or a wild's place takes one: what format_move writes once it has
-    decided on the side (mail.read_listed decides it from a view)."""
+    decided on the side."""
     op = move.op
     if op == "D":
         return f"{_feather_text(move)}D{move.arg + 1}"
@@ -138,10 +146,10 @@ def _side_text(state: State, move: Move) -> str:
     if state.seat < 0:
         return typed
     board = state.boards[state.seat]
-    i = _corner_of(board, move.card // 6)
+    i = corner_of(board, move.card // 6)
     if i >= 0:
         return "" if i & 1 == side else typed
-    free = _free_sides(board)
+    free = free_sides(board)
     if len(free) == 1 and free[0] == side:
         return ""
     return typed

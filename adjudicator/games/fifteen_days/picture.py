@@ -17,6 +17,8 @@ in vermilion.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, Canvas, num, picture
 from ...engine import Scene
 from .rules import SEASON_NAMES, SEASONS, CornerView, PlayerView, View
@@ -56,7 +58,7 @@ LAST = ("Vermilion outline: what the last move played, placed, paid or drew from
 def draw(v: View, scene: Scene) -> str:
     """The table of the view ``v`` as an SVG document.
 
-    >>> from adjudicator.games import fifteen_days as fd
+    >>> from adjudicator.games.fifteen_days import GAME as fd
     >>> state = fd.setup({"first-player": "seat-0", "feathers": "one-per-turn",
     ...                   "wild": "any"}, ("ann", "bob"), "0")
     >>> svg = draw(fd.view(state, 0), Scene("15 Days", ("ann", "bob"), "ann", "ann", 0,
@@ -101,13 +103,13 @@ def _table(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
 
 
 def _face(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str,
-          title: str | None = None, index: bool = False):  # type: ignore[no-untyped-def]
+          title: str | None = None, index: bool = False) -> ET.Element:
     """A face-up card: its value, large, over its season's code; a wild
     (``Su4*``) dashed, with a star. ``index``: value and season in the top
     left corner, readable when the card is mostly covered by the next."""
     season = SEASONS.index(card[:2])
     wild = card.endswith("*")
-    g = c.group(**{"class": cls})
+    g = c.group(class_=cls)
     c.rect(x, y, w, h, fill=PAPER if wild else TINT[season], stroke=SEASON_INK[season],
            width=1.5, rx=5, parent=g, stroke_dasharray="4 3" if wild else None)
     big = h > 50
@@ -124,9 +126,9 @@ def _face(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str
 
 
 def _back(c: Canvas, x: float, y: float, w: float, h: float, season: int | None, cls: str,
-          title: str):  # type: ignore[no-untyped-def]
+          title: str) -> ET.Element:
     """A face-down card: the colour and code of its back when it is known."""
-    g = c.group(**{"class": cls})
+    g = c.group(class_=cls)
     fill = "#6b7280" if season is None else BACK_FILL[season]
     c.rect(x, y, w, h, fill=fill, stroke=INK, width=1, rx=5, parent=g)
     c.rect(x + 3, y + 3, w - 6, h - 6, stroke="#ffffff", width=0.8, rx=3, parent=g)
@@ -138,21 +140,21 @@ def _back(c: Canvas, x: float, y: float, w: float, h: float, season: int | None,
 
 
 def _outline(c: Canvas, x: float, y: float, w: float, h: float) -> None:
-    c.rect(x - 4, y - 4, w + 8, h + 8, stroke=HIGHLIGHT, width=3, rx=8, **{"class": "last"})
+    c.rect(x - 4, y - 4, w + 8, h + 8, stroke=HIGHLIGHT, width=3, rx=8, class_="last")
 
 
 def _taken(c: Canvas, x: float, y: float, w: float, h: float) -> None:
     """Where the last move took a card from (the card itself is in a hand)."""
     c.rect(x - 5, y - 5, w + 10, h + 10, stroke=HIGHLIGHT, width=2.5, rx=8,
-           stroke_dasharray="6 4", **{"class": "last"})
+           stroke_dasharray="6 4", class_="last")
 
 
-def _feather(c: Canvas, x: float, y: float, parent=None) -> None:  # type: ignore[no-untyped-def]
+def _feather(c: Canvas, x: float, y: float, parent: ET.Element | None = None) -> None:
     """A feather token: a quill, 12 px wide and 16 high, from its top left."""
     d = (f"M {num(x + 10)} {num(y)} C {num(x + 2)} {num(y + 4)} {num(x)} {num(y + 10)} "
          f"{num(x + 2)} {num(y + 16)} C {num(x + 8)} {num(y + 12)} {num(x + 12)} {num(y + 6)} "
          f"{num(x + 10)} {num(y)} Z")
-    c.path(d, fill="#8a7bb8", stroke="#4b3f78", width=0.8, parent=parent, **{"class": "feather"})
+    c.path(d, fill="#8a7bb8", stroke="#4b3f78", width=0.8, parent=parent, class_="feather")
     c.line(x + 2, y + 16, x + 9, y + 3, stroke="#4b3f78", width=0.8, parent=parent)
 
 
@@ -160,7 +162,7 @@ def _animal(c: Canvas, x: float, y: float, animal: int, held: bool = True) -> fl
     """An animal token as a labelled pill in its season's colour; its width."""
     name = ANIMALS[animal]
     w = 18 + 8.2 * len(name)
-    g = c.group(**{"class": "animal"})
+    g = c.group(class_="animal")
     c.rect(x, y - 14, w, 20, fill=TINT[animal], stroke=SEASON_INK[animal], width=1.2, rx=10,
            parent=g)
     c.text(x + w / 2, y + 1, name, size=12, anchor="middle", weight="bold",
@@ -181,7 +183,7 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
         x = 20 + i * (CARD_W + 16)
         if back is None:
             c.rect(x, top, CARD_W, CARD_H, stroke="#bbbbbb", rx=5, stroke_dasharray="3 4",
-                   **{"class": "pile empty"})
+                   class_="pile empty")
         else:
             _back(c, x, top, CARD_W, CARD_H, SEASONS.index(back), "pile",
                   f"draw pile {i + 1}: {size} cards, a {SEASON_NAMES[SEASONS.index(back)]} back "
@@ -204,7 +206,7 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
                   f"column {'abc'[i]}" + (", can be taken" if k == len(column) - 1 else ""))
         if not column:
             c.rect(x, top, CARD_W, CARD_H, stroke="#bbbbbb", rx=5, stroke_dasharray="3 4",
-                   **{"class": "column empty"})
+                   class_="column empty")
         if lit == ("take", "abc"[i]):
             _taken(c, x, top, CARD_W, 2 * step + CARD_H)
     # The discard pile, face up: the top card on the right.
@@ -219,7 +221,7 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
               index=k < len(shown) - 1)
     if not shown:
         c.rect(dx, top, CARD_W, CARD_H, stroke="#bbbbbb", rx=5, stroke_dasharray="3 4",
-               **{"class": "discard empty"})
+               class_="discard empty")
     right = dx + max(len(shown) - 1, 0) * fan
     hidden = len(v.discard) - len(shown)
     c.text(dx, top + CARD_H + 18, "the top card on the right" if shown else "empty", size=12,
@@ -233,17 +235,18 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
     # The supply.
     sx = 576
     c.text(sx, top - 20, "Supply", size=13, weight="bold", fill=MUTED)
-    g = c.group(**{"class": "wilds"})
+    g = c.group(class_="wilds")
     c.rect(sx, top, 34, 46, fill=PAPER, stroke=INK, width=1.2, rx=5, stroke_dasharray="4 3",
            parent=g)
     c.text(sx + 17, top + 30, "\u2605", size=20, anchor="middle", parent=g)
     c.title(g, f"{v.wild_supply} wild cards in the supply")
     c.text(sx + 40, top + 28, f"\u00d7 {v.wild_supply}", size=14)
-    g = c.group(**{"class": "feathers"})
+    g = c.group(class_="feathers")
     _feather(c, sx + 84, top + 14, parent=g)
     c.text(sx + 100, top + 28, f"\u00d7 {v.feather_supply}", size=14, parent=g)
     c.title(g, f"{v.feather_supply} feathers in the supply")
-    ax, ay = sx, top + 74
+    ax: float = sx
+    ay: float = top + 74
     for a in range(4):
         if ANIMALS[a] in v.animal_supply:
             if ax + 18 + 8.2 * len(ANIMALS[a]) > 790:
@@ -265,14 +268,14 @@ def _player(c: Canvas, v: View, seat: int, pv: PlayerView, top: float,
     moving = v.to_move == pv.name
     c.rect(8, top, 784, PANEL, fill="#fafafa" if not moving else "#fff8ef",
            stroke=INK if moving else FAINT, width=2 if moving else 1, rx=8,
-           **{"class": "panel to-move" if moving else "panel"})
+           class_="panel to-move" if moving else "panel")
     c.rect(8, top, 6, PANEL, fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)], stroke=None)
     c.mark(seat, 30, top + 20, 8)
     name = pv.name + (" (you)" if v.viewer == pv.name else "")
     room = CORNER_X - 52
     if v.first == pv.name:
         room -= 34
-        g = c.group(**{"class": "first"})
+        g = c.group(class_="first")
         c.rect(CORNER_X - 40, top + 12, 30, 18, fill=PAPER, stroke=MUTED, rx=9, parent=g)
         c.text(CORNER_X - 25, top + 25, "1st", size=11, anchor="middle", weight="bold",
                fill=MUTED, parent=g)
@@ -286,7 +289,7 @@ def _player(c: Canvas, v: View, seat: int, pv: PlayerView, top: float,
         c.text(44, top + 26, name, size=16, weight="bold")
     c.text(44, top + 46, f"score {pv.score}", size=14)
     # Feathers and tokens.
-    x = 130
+    x: float = 130
     for k in range(pv.feathers):
         _feather(c, x + k * 14, top + 34)
     c.text(x + max(pv.feathers, 0) * 14 + 4, top + 46,
@@ -321,13 +324,13 @@ def _player(c: Canvas, v: View, seat: int, pv: PlayerView, top: float,
     for i, corner in enumerate(pv.corners):
         cx = CORNER_X + (i % 2) * (CORNER_W + 6)
         cy = top + 14 + (i // 2) * (CORNER_H + 20)
-        _corner(c, cx, cy, corner, last[1:] if mine else None)
+        _corner(c, cx, cy, corner, last[1:] if last is not None and mine else None)
 
 
 def _corner(c: Canvas, x: float, y: float, corner: CornerView,
             lit: tuple[str, str] | None) -> None:
     arrow = "\u2193" if corner.order == "descending" else "\u2191"
-    g = c.group(**{"class": "corner"})
+    g = c.group(class_="corner")
     if corner.season is None:
         c.rect(x, y, CORNER_W, CORNER_H, fill=PAPER, stroke="#c8c8c8", rx=6,
                stroke_dasharray="3 4", parent=g)

@@ -22,7 +22,9 @@ decision is due (see ``_EXPECTED``).
 
 from __future__ import annotations
 
+import re
 from bisect import insort
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
@@ -32,7 +34,7 @@ from msgspec.structs import replace as _replace
 
 from ...chance import Chance
 from ...engine import Outcome, Param, Standing, Value
-from ...errors import AmbiguousMoveError, IllegalMoveError, MoveError, NotationError
+from ...errors import AmbiguousMoveError, BadLogError, IllegalMoveError, NotationError
 
 ID = "fifteen-days"
 TITLE = "15 Days"
@@ -260,14 +262,14 @@ def to_move(state: State) -> int | None:
 _CODES = tuple(tuple(back * 24 + kind for back in (SU, AU, WI)) for kind in range(24))
 
 
-def _corner_of(board: tuple[tuple[int, int, int], ...], season: int) -> int:
+def corner_of(board: tuple[tuple[int, int, int], ...], season: int) -> int:
     for i in range(4):
         if board[i][0] == season:
             return i
     return -1
 
 
-def _free_sides(board: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+def free_sides(board: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
     """The sides (0 left, 1 right) with an empty corner."""
     left = board[0][0] < 0 or board[2][0] < 0
     if board[1][0] < 0 or board[3][0] < 0:
@@ -294,7 +296,7 @@ _COST = tuple(
 
 def _complete(board: tuple[tuple[int, int, int], ...]) -> bool:
     """All four Season sets: every corner holds 1-6, a wild counting as its value."""
-    for season, mask, wild in board:
+    for season, mask, wild in board:  # noqa: SIM110 (a loop: faster than all() here)
         if season < 0 or mask | wild != FULL:
             return False
     return True
@@ -397,7 +399,7 @@ _EXPECTED = {
     "move-wild": "move the replaced wild to another missing value (W and a card)",
     "limit": "discard down to {limit} cards (X and a card)",
     "bonus": "place the bonus wild on a missing value (W and a card)",
-    "over": "nothing: the game is over",  # only fast_apply gets this far
+    "over": "nothing: the game is over",  # only fast.py gets this far
 }
 
 
@@ -492,9 +494,9 @@ def _end_of_turn(state: State, actions: int) -> State:
 
 def _after_limit(state: State, actions: int) -> State:
     seat = state.seat
-    if state.trigger == seat and state.turns_left < 0:
-        if state.wild_supply and _any_wild_target(state.boards[seat], state.wild_rule == "any"):
-            return _replace(state, phase="bonus", power=False, count=0, actions=actions)
+    if (state.trigger == seat and state.turns_left < 0 and state.wild_supply
+            and _any_wild_target(state.boards[seat], state.wild_rule == "any")):
+        return _replace(state, phase="bonus", power=False, count=0, actions=actions)
     return _next_turn(state, actions)
 
 
@@ -689,7 +691,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def apply(state: State, move: Move) -> State:
     if state.seat < 0:
         raise _illegal("the game is over", C_END)
-    handler = _HANDLERS.get(move.op)
+    handler = HANDLERS.get(move.op)
     if handler is None:  # not a Move of this game
         raise NotationError(f"not a move of {TITLE}")
     if move.feather and move.op not in "DTP":
@@ -736,7 +738,7 @@ def _enter(state: State, move: Move, phase: str, animal: int, clause: str) -> tu
     raise _out_of_phase(state, clause)
 
 
-# The handlers below are the validation hot path (see fast_apply): each makes
+# The handlers below are the validation hot path (see fast.py): each makes
 # its changes with one structs.replace given keywords (a dict of changes passed
 # with ** costs three times as much), the turn's fields included when the move
 # ends an action and _next_step can say them; tuples are rebuilt through lists
@@ -764,11 +766,12 @@ def _apply_draw(state: State, move: Move) -> State:
     trigger = state.trigger
     if trigger < 0 and not (piles[0] and piles[1]):
         trigger = seat  # this turn emptied a pile
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    insort(hand, pile[-1])
-    hands[seat] = hand = tuple(hand)
-    hands = tuple(hands)
+    held = list(state.hands[seat])
+    insort(held, pile[-1])
+    hand = tuple(held)
+    by_seat = list(state.hands)
+    by_seat[seat] = hand
+    hands = tuple(by_seat)
     # Two cards, or three with the Squirrel (the third is optional); fewer only
     # if both piles run out.
     if (piles[0] or piles[1]) and (count < 2 or (count == 2 and power)):
@@ -801,17 +804,18 @@ def _apply_take(state: State, move: Move) -> State:
         if not column:
             raise _illegal(f"market column {SOURCES[src]} is empty", C_TAKE)
         card = column[-1]
-        market = list(market)
-        market[src] = column[:-1]
-        market = tuple(market)
+        columns = list(market)
+        columns[src] = column[:-1]
+        market = tuple(columns)
     if move.feather:
         state = _spend_feather(state)
     seat = state.seat
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    insort(hand, card)
-    hands[seat] = hand = tuple(hand)
-    hands = tuple(hands)
+    held = list(state.hands[seat])
+    insort(held, card)
+    hand = tuple(held)
+    by_seat = list(state.hands)
+    by_seat[seat] = hand
+    hands = tuple(by_seat)
     piles = state.piles
     if src < 3 and not market[src] and (piles[0] or piles[1]):
         # The taker of a column's last card rebuilds it, pile by pile.
@@ -846,9 +850,9 @@ def _apply_rebuild(state: State, move: Move) -> State:
     col = state.column
     piles = (pile[:-1], state.piles[1]) if move.arg == 0 else (state.piles[0], pile[:-1])
     column = state.market[col] + (pile[-1],)
-    market = list(state.market)
-    market[col] = column
-    market = tuple(market)
+    columns = list(state.market)
+    columns[col] = column
+    market = tuple(columns)
     trigger = state.trigger
     if trigger < 0 and not (piles[0] and piles[1]):
         trigger = state.seat  # this turn emptied a pile
@@ -893,7 +897,7 @@ def _apply_wild(state: State, move: Move) -> State:
                            C_WILD)
         raise _out_of_phase(state, C_WILD)
     season, bit = move.card // 6, 1 << move.card % 6
-    i = _corner_of(board, season)
+    i = corner_of(board, season)
     name = CARDS[move.card]
     if i < 0:
         if state.wild_rule != "any":
@@ -902,7 +906,7 @@ def _apply_wild(state: State, move: Move) -> State:
         # wild=any: the wild opens a corner for its season, as a first card would
         # (R8, R9). Four corners hold four seasons, so a season not on the
         # board always has a free corner.
-        free = _free_sides(board)
+        free = free_sides(board)
         side = move.side
         if side < 0:
             if len(free) == 2:
@@ -985,7 +989,7 @@ def _apply_play(state: State, move: Move) -> State:
         displaced = wild == bit
         corner = (season, mask | bit, 0 if displaced else wild)
     else:
-        free = _free_sides(board)
+        free = free_sides(board)
         side = move.side
         name = CARDS[kind]
         if side < 0:
@@ -994,7 +998,7 @@ def _apply_play(state: State, move: Move) -> State:
                     f"{SEASON_NAMES[season]} is new to your board: say the side, left "
                     f"(descending) or right (ascending): P{name}L or P{name}R",
                     f"{TITLE}: {C_PLAY}",
-                    (_feather_text(move) + f"P{name}L", _feather_text(move) + f"P{name}R"),
+                    (f"{'F' * move.feather}P{name}L", f"{'F' * move.feather}P{name}R"),
                 )
             side = free[0]
         elif side not in free:
@@ -1013,16 +1017,17 @@ def _apply_play(state: State, move: Move) -> State:
         # Spent before the card is played: a player losing a token to this card
         # may take that feather from the supply.
         state = _spend_feather(state)
-    hands = list(state.hands)
-    hand = list(hand)
-    hand.remove(card)
-    hands[seat] = tuple(hand)
-    board = list(board)
-    board[i] = corner
-    board = tuple(board)
-    boards = list(state.boards)
-    boards[seat] = board
-    boards = tuple(boards)
+    held = list(hand)
+    held.remove(card)
+    by_seat = list(state.hands)
+    by_seat[seat] = tuple(held)
+    hands = tuple(by_seat)
+    corners = list(board)
+    corners[i] = corner
+    board = tuple(corners)
+    by_board = list(state.boards)
+    by_board[seat] = board
+    boards = tuple(by_board)
     animals = state.animals
     holder = animals[season]
     if holder != seat and (holder >= 0 or POPCOUNT[corner[1]] >= 3):  # see _award
@@ -1065,7 +1070,7 @@ def _award(animals: tuple[int, ...], feathers: tuple[int, ...], supply: int, boa
 
 
 def _season_count(board, season: int) -> int:
-    i = _corner_of(board, season)
+    i = corner_of(board, season)
     return POPCOUNT[board[i][1]] if i >= 0 else 0
 
 
@@ -1100,11 +1105,12 @@ def _apply_discard(state: State, move: Move) -> State:
     if phase == "wild" and not _matching(state.boards[seat], (kind,)):
         raise _illegal(f"{CARDS[kind]} is not on your board: the wild costs two cards that are",
                        C_WILD)
-    hands = list(state.hands)
-    hand = list(hand)
-    hand.remove(card)
-    hands[seat] = hand = tuple(hand)
-    hands = tuple(hands)
+    held = list(hand)
+    held.remove(card)
+    hand = tuple(held)
+    by_seat = list(state.hands)
+    by_seat[seat] = hand
+    hands = tuple(by_seat)
     discard = state.discard + (card,)
     if phase == "limit":
         if len(hand) > (OTTER_LIMIT if state.otter or state.animals[OTTER] == seat
@@ -1161,7 +1167,9 @@ def _apply_otter(state: State, move: Move) -> State:
 
 _OTTER_FEATHER = Move("O", feather=True)
 
-_HANDLERS = {
+#: The rule that applies each kind of move, by its letter (apply's checks
+#: of whose turn it is and of the feather's place come first).
+HANDLERS = {
     "D": _apply_draw,
     "T": _apply_take,
     "R": _apply_rebuild,
@@ -1171,113 +1179,6 @@ _HANDLERS = {
     "E": _apply_end,
     "O": _apply_otter,
 }
-
-
-def _feather_text(move: Move) -> str:
-    return "F" if move.feather else ""
-
-
-# --- the validation hot path ----------------------------------------------------------------
-
-
-def _apply_sided(state: State, move: Move) -> State | None:
-    """A play or a wild's place with its side written: canonical only when the
-    side is a choice (the season new to the board, a free corner on both sides)."""
-    board = state.boards[state.seat]
-    season = move.card // 6
-    if (board[0][0] == season or board[1][0] == season or board[2][0] == season
-            or board[3][0] == season):
-        return None
-    if (board[0][0] < 0 or board[2][0] < 0) and (board[1][0] < 0 or board[3][0] < 0):
-        return _HANDLERS[move.op](state, move)
-    return None
-
-
-def _canonical_moves() -> dict[str, tuple]:
-    """Every canonical spelling (as notation.format_move writes it), with its move
-    and the function that applies it: a finite table, so no parsing, no format
-    round trip and no cache to bound."""
-    table: dict[str, tuple] = {}
-
-    def add(text: str, move: Move, handler=None) -> None:
-        table[text] = (handler or _HANDLERS[move.op], move)
-
-    for p in (0, 1):
-        add(f"D{p + 1}", _DRAW[p])
-        add(f"FD{p + 1}", _FDRAW[p])
-        add(f"R{p + 1}", _REBUILD[p])
-    for s in range(4):
-        add(f"T{SOURCES[s]}", _TAKE[s])
-        add(f"FT{SOURCES[s]}", _FTAKE[s])
-    for k, name in enumerate(CARDS):
-        for prefix, plays in (("", _PLAY[k]), ("F", _FPLAY[k])):
-            add(f"{prefix}P{name}", plays[0])
-            add(f"{prefix}P{name}L", plays[1], _apply_sided)
-            add(f"{prefix}P{name}R", plays[2], _apply_sided)
-        add(f"X{name}", _DISCARD[k])
-        add(f"W{name}", _PLACE[k])
-        add(f"W{name}L", _SIDED_PLACE[k][0], _apply_sided)
-        add(f"W{name}R", _SIDED_PLACE[k][1], _apply_sided)
-    add("W", _WILD)
-    add("E", _END)
-    add("FO", _OTTER)
-    return table
-
-
-_CANONICAL = _canonical_moves()
-
-
-def fast_apply(state: State, text: str) -> State | None:
-    """The state after the move written ``text`` if it is the canonical notation
-    of a legal move, else ``None`` (the checked path then says what is wrong).
-
-    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn", "wild": "any"},
-    ...           ("a", "b"), "1")
-    >>> fast_apply(s, "D1") == apply(s, Move("D", arg=0))
-    True
-    >>> fast_apply(s, "d1") is None
-    True
-    """
-    try:
-        handler, move = _CANONICAL[text]  # once the game is over every handler refuses
-        return handler(state, move)
-    except (KeyError, MoveError):  # not canonical notation, or not legal here
-        return None
-
-
-def fast_play(state: State, texts) -> tuple[list[int], State]:
-    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
-    from ``state`` for as long as each is the canonical notation of a legal
-    move. The seats that played them, one per text played, and the state
-    after the last; fewer seats than texts when ``texts[len(seats)]`` is
-    refused (the checked path then says why). The states are exactly
-    :func:`fast_apply`'s (the tests compare the two move by move); whether
-    each text was written by the player whose seat it lists is for the
-    caller to check.
-
-    >>> s = setup({"first-player": "seat-0", "feathers": "one-per-turn", "wild": "any"},
-    ...           ("a", "b"), "1")
-    >>> seats, after = fast_play(s, ["D1", "D2", "d1"])
-    >>> seats, after == fast_apply(fast_apply(s, "D1"), "D2")
-    ([0, 0], True)
-    """
-    seats: list[int] = []
-    record = seats.append
-    table = _CANONICAL
-    try:
-        for text in texts:
-            seat = state.seat
-            if seat < 0:
-                break  # the game is over: every handler refuses
-            handler, move = table[text]
-            after = handler(state, move)
-            if after is None:
-                break  # a side written where it is no choice
-            state = after
-            record(seat)
-    except (KeyError, MoveError):  # not canonical notation, or not legal here
-        pass
-    return seats, state
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -1302,7 +1203,7 @@ def _score(state: State, seat: int) -> _Score:
     return _Score(total, runs, animals, empty, len(state.hands[seat]), wilds)
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
@@ -1321,7 +1222,7 @@ def standing(state: State) -> Outcome:
     # cards played (on the board); still tied: a shared place.
     key = [(-s.total, -s.hand, -s.wilds) for s in scores]
     order = sorted(range(n), key=lambda p: (key[p], p))
-    places = {}
+    places: dict[int, int] = {}
     for i, p in enumerate(order):
         places[p] = places[order[i - 1]] if i and key[p] == key[order[i - 1]] else i + 1
     details = []
@@ -1341,10 +1242,10 @@ def standing(state: State) -> Outcome:
         if s.animals:
             parts.append(f"{_and([ANIMALS[a] for a in s.animals])} +{2 * len(s.animals)}")
         if s.empty:
-            parts.append(f"{_plural(s.empty, 'empty corner')} -{2 * s.empty}")
+            parts.append(f"{plural(s.empty, 'empty corner')} -{2 * s.empty}")
         details.append(
             f"{state.players[p]} {s.total}: {'; '.join(parts)} "
-            f"({_plural(s.hand, 'card')} in hand, {_plural(s.wilds, 'wild')} on the board)"
+            f"({plural(s.hand, 'card')} in hand, {plural(s.wilds, 'wild')} on the board)"
         )
     for a, b in zip(order, order[1:]):
         sa, sb = scores[a], scores[b]
@@ -1354,11 +1255,11 @@ def standing(state: State) -> Outcome:
         if sa.hand != sb.hand:
             why = f"{state.players[a]} holds more cards in hand ({sa.hand} to {sb.hand})"
         elif sa.wilds != sb.wilds:
-            why = (f"both hold {_plural(sa.hand, 'card')}; {state.players[a]} played more wild "
+            why = (f"both hold {plural(sa.hand, 'card')}; {state.players[a]} played more wild "
                    f"cards ({sa.wilds} to {sb.wilds})")
         else:
-            why = (f"both hold {_plural(sa.hand, 'card')} and played "
-                   f"{_plural(sa.wilds, 'wild card')}: they share {_ordinal(places[a])} place")
+            why = (f"both hold {plural(sa.hand, 'card')} and played "
+                   f"{plural(sa.wilds, 'wild card')}: they share {_ordinal(places[a])} place")
         details.append(f"{who}: {why} ({TITLE}: {C_END})")
     standings = tuple(
         Standing(player=state.players[p], score=scores[p].total, place=places[p]) for p in order
@@ -1410,6 +1311,11 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     to_move: str | None
     first: str
     turn: str  # the decision due, in words
+    # The turn under way, as everybody saw it: the Feather tokens spent (with
+    # feathers=one-per-turn, one is all) and whether one went on the Otter (the
+    # hand limit is then 8). The defaults read view files written before them.
+    feathers_used: int = 0
+    otter: bool = False
     players: tuple[PlayerView, ...]
     market: tuple[tuple[str, ...], ...]  # columns a, b, c, bottom to top
     discard: tuple[str, ...]  # bottom to top
@@ -1473,11 +1379,8 @@ def _describe_end(state: State) -> str | None:
     if state.turns_left < 0:
         return f"a draw pile is empty: {who} finishes this turn and takes the bonus wild"
     return (f"a draw pile was emptied on {who}'s turn: last round, "
-            f"{_plural(state.turns_left, 'turn')} left")
+            f"{plural(state.turns_left, 'turn')} left")
 
-
-
-VIEW = View  # the type of a view, to read one back from a view file
 
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
@@ -1500,6 +1403,9 @@ def view(state: State, seat: int | None) -> View:
         to_move=None if state.seat < 0 else state.players[state.seat],
         first=state.players[state.first],
         turn=_describe_turn(state),
+        # A game over has no turn under way (the last one's are left in the state).
+        feathers_used=state.feathers_used if state.seat >= 0 else 0,
+        otter=state.otter and state.seat >= 0,
         players=tuple(players),
         market=tuple(tuple(CARDS[c % 24] for c in col) for col in state.market),
         discard=tuple(CARDS[c % 24] for c in state.discard),
@@ -1520,7 +1426,7 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
     pool = [c for p in hidden_seats for c in state.hands[p]]
     pool += [c for pile in state.piles for c in pile] + list(state.removed)
     pool = Chance(seed, "redeal").shuffle(pool)
-    tops = []
+    tops: list[int | None] = []
     for pile in state.piles:
         if pile:
             back = pile[-1] // 24
@@ -1533,7 +1439,7 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
         size = len(hands[p])
         hands[p] = tuple(sorted(pool[:size]))
         del pool[:size]
-    piles = []
+    piles: list[tuple[int, ...]] = []
     for pile, top in zip(state.piles, tops):
         if top is None:
             piles.append(())
@@ -1542,3 +1448,217 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
         piles.append((*pool[:size], top))
         del pool[:size]
     return _replace(state, hands=tuple(hands), piles=tuple(piles), removed=tuple(pool))
+
+
+# --- a state from a view ----------------------------------------------------------------------
+
+
+class Turn(NamedTuple):
+    """The decision due, as a view words it (``View.turn``, see _describe_turn)."""
+
+    phase: str | None  # as State.phase; None: words no state of these rules has
+    cards: int = 0  # cards drawn or taken so far in the action under way
+    column: int = -1  # the column being rebuilt
+    owe: int = 0  # cards still to discard
+    limit: int = 0  # the hand limit being discarded down to
+    actions: int = 0  # actions finished this turn
+    power: bool = False  # the action under way has its animal's power
+
+
+_POWER = " with its animal's power"
+_INNER = (
+    (re.compile(r"drawing face down \((\d+) drawn(?:, may draw a third)?\)"), "draw"),
+    (re.compile(r"may take a second face-up card"), "take"),
+    (re.compile(r"rebuilding column ([abc])"), "rebuild"),
+    (re.compile(r"discarding (\d+) more for a wild"), "wild"),
+    (re.compile(r"placing the wild"), "wild-place"),
+    (re.compile(r"playing cards"), "play"),
+    (re.compile(r"paying (\d+) more"), "pay"),
+    (re.compile(r"moving the replaced wild"), "move-wild"),
+)
+
+
+def read_turn(view: View) -> Turn:
+    """The decision due, read back from the words of the view's ``turn``."""
+    who = view.to_move
+    if who is None:
+        return Turn("over")
+    text = view.turn
+    if not text.startswith(who):
+        return Turn(None)
+    rest = text[len(who):]
+    power = rest.endswith(_POWER)
+    rest = rest.removesuffix(_POWER)
+    m = re.fullmatch(r": choose action ([12]) of 2", rest)
+    if m:
+        return Turn("act", actions=int(m[1]) - 1)
+    m = re.fullmatch(r": end of turn, discarding down to (\d+) cards", rest)
+    if m:
+        return Turn("limit", limit=int(m[1]), actions=2)
+    if rest == ": end of turn, placing the bonus wild":
+        return Turn("bonus", actions=2)
+    m = re.fullmatch(r", action ([12]) of 2: (.*)", rest)
+    if m:
+        actions = int(m[1]) - 1
+        for pattern, phase in _INNER:
+            inner = pattern.fullmatch(m[2])
+            if inner is None:
+                continue
+            if phase == "draw":
+                return Turn(phase, cards=int(inner[1]), actions=actions, power=power)
+            if phase == "rebuild":
+                return Turn(phase, column=SOURCES.index(inner[1]), actions=actions, power=power)
+            if phase in ("wild", "pay"):
+                return Turn(phase, owe=int(inner[1]), actions=actions, power=power)
+            # A second face-up card is only ever the Rabbit's, after the first.
+            return Turn(phase, cards=1 if phase == "take" else 0, actions=actions, power=power)
+    return Turn(None)
+
+
+def _read_corner(corner: CornerView) -> tuple[int, int, int]:
+    mask = wild = 0
+    for text in corner.cards:
+        bit = 1 << int(text[2]) - 1
+        if text.endswith("*"):
+            wild |= bit
+        else:
+            mask |= bit
+    return (SEASONS.index(corner.season) if corner.season else -1, mask, wild)
+
+
+def _read_end(view: View, names: tuple[str, ...]) -> tuple[int, int, str]:
+    """``(trigger, turns_left, ended)`` from the view's words of the end."""
+    end = view.end
+    if end is None:
+        return -1, -1, ""
+    if end.endswith(" completed all four Season sets"):
+        return -1, -1, "sets"
+    for p, who in enumerate(names):
+        if end == f"a draw pile was emptied on {who}'s turn and the last round is over":
+            return p, 0, "pile"
+        if end == f"a draw pile is empty: {who} finishes this turn and takes the bonus wild":
+            return p, -1, ""
+        m = re.fullmatch(rf"a draw pile was emptied on {re.escape(who)}'s turn: last round, "
+                         r"(\d+) turns?", end.removesuffix(" left"))
+        if m:
+            return p, int(m[1]), ""
+    return -1, -1, ""
+
+
+def consistent(view: View, params: Mapping[str, Value], seed: str) -> State:
+    """A state ``view`` of a game with the parameters ``params`` could have
+    been cut from: what the viewer sees as the view says, and every card they
+    cannot see (the other hands, the draw piles, the cards set aside) dealt
+    from what the deck has left, through ``Chance(seed, "consistent")``; the
+    back of each pile's top card as shown. ``view(consistent(v, params,
+    seed), seat) == v`` for the viewer's seat.
+
+    Every public fact a refusal consults is the true one: the parameters,
+    the decision due, the feathers spent this turn and the Otter's. Two
+    facts of the turn are not in a view, and no refusal consults them: which
+    face-up card of a Rabbit's action a rebuild follows (the first, here),
+    and whether a player at the hand limit lost their second action to
+    empty piles (not, here).
+    """
+    names = tuple(p.name for p in view.players)
+    seat = names.index(view.to_move) if view.to_move in names else -1
+    turn = read_turn(view)
+    if turn.phase is None:
+        # A view of another version's words: rather than guess the decision
+        # (and refuse a move for the wrong reason), say what is not understood.
+        raise BadLogError(f"the decision due, {view.turn!r}, is not one this version of "
+                          "the rules knows: use a newer adjudicator")
+    phase = turn.phase
+    boards = tuple(tuple(_read_corner(c) for c in p.corners) for p in view.players)
+    animals = [-1] * 4
+    for p, pv in enumerate(view.players):
+        for a in pv.animals:
+            animals[ANIMALS.index(a)] = p
+    trigger, turns_left, ended = _read_end(view, names)
+    if seat < 0 and not ended:
+        ended = "sets"
+    on_boards = sum(1 for b in boards for c in b if c[2])
+
+    viewer = names.index(view.viewer) if view.viewer in names else None
+    mine = view.players[viewer].hand if viewer is not None else None
+    shown = [season * 6 + v for board in boards for season, mask, _ in board
+             for v in _VALUES[mask]]
+    for cards in (*view.market, view.discard, mine or ()):
+        shown += [CARDS.index(t) for t in cards]
+    # The top card of each pile first, of the back it shows, of a kind of which
+    # the deck keeps a copy for every card shown; then every card shown, as the
+    # first code of its kind left (the back of a Spring card is never seen).
+    left = list(DECK)
+    spare = Counter(c % 24 for c in DECK)
+    spare.subtract(shown)
+    tops: list[int | None] = []
+    for size, back in zip(view.piles, view.pile_backs):
+        top = None
+        if size and back is not None:
+            b = SEASONS.index(back)
+            top = next((c for c in Chance(seed, "tops").shuffle(left)
+                        if c // 24 == b and spare[c % 24] > 0), None)
+        if top is not None:
+            left.remove(top)
+            spare[top % 24] -= 1
+        tops.append(top)
+
+    def dealt(kinds: list[int]) -> tuple[int, ...]:
+        out = []
+        for kind in kinds:
+            c = next((c for c in _CODES[kind] if c in left), _CODES[kind][0])
+            if c in left:
+                left.remove(c)
+            out.append(c)
+        return tuple(out)
+
+    for board in boards:
+        dealt([season * 6 + v for season, mask, _ in board for v in _VALUES[mask]])
+    market = tuple(dealt([CARDS.index(t) for t in col]) for col in view.market)
+    discard = dealt([CARDS.index(t) for t in view.discard])
+    own = tuple(sorted(dealt([CARDS.index(t) for t in mine]))) if mine is not None else ()
+    pool = Chance(seed, "consistent").shuffle(left)
+    hands = []
+    for p, pv in enumerate(view.players):
+        if p == viewer:
+            hands.append(own)
+        else:
+            hands.append(tuple(sorted(pool[:pv.hand_size])))
+            del pool[:pv.hand_size]
+    piles = []
+    for size, top in zip(view.piles, tops):
+        pile = tuple(pool[:max(size - 1, 0)]) + ((top,) if top is not None else ())
+        del pool[:max(size - 1, 0)]
+        piles.append(pile)
+
+    return State(
+        phase=phase,
+        hands=tuple(hands),
+        power=turn.power,
+        # A rebuild follows the first or the second face-up card: the first.
+        count=1 if phase == "rebuild" else turn.cards,
+        seat=seat,
+        actions=turn.actions,
+        feathers_used=view.feathers_used,
+        otter=view.otter,
+        column=turn.column,
+        owe=turn.owe,
+        displaced=phase in ("pay", "move-wild") and view.wild_supply + on_boards < WILDS,
+        discard=discard,
+        piles=tuple(piles),
+        market=market,
+        trigger=trigger,
+        boards=boards,
+        animals=tuple(animals),
+        feathers=tuple(p.feathers for p in view.players),
+        feather_supply=view.feather_supply,
+        wild_supply=view.wild_supply,
+        turns_left=turns_left,
+        ended=ended,
+        players=names,
+        feather_rule=str(params["feathers"]),
+        # A log pinned to rules version 1 has no "wild": that version's rule (as setup).
+        wild_rule=str(params.get("wild", "board")),
+        first=names.index(view.first) if view.first in names else 0,
+        removed=tuple(pool),
+    )

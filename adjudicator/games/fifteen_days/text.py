@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 
 from ...engine import Style
-from .rules import SEASON_NAMES, SEASONS, SOURCES, CornerView, View, _plural
+from .rules import SEASON_NAMES, SEASONS, SOURCES, CornerView, View, plural
 
 WIDTH = 72  # mail
 _COLOURS = ("32", "33", "31", "36")  # Spring green, Summer yellow, Autumn red, Winter cyan
@@ -77,14 +77,14 @@ def render(v: View, style: Style) -> str:
         mark = arrow if v.to_move == pv.name else " "
         tokens = ", ".join(pv.animals) or "no animal"
         lines += _wrap(f"{mark} {pv.name}  score {pv.score}  "
-                       f"{_plural(pv.feathers, 'feather')}  {tokens}", "    ")
+                       f"{plural(pv.feathers, 'feather')}  {tokens}", "    ")
         if pv.hand is not None:
             if pv.hand:
                 lines += _cards(f"  hand ({pv.hand_size}):", pv.hand, style, " " * 12)
             else:
                 lines.append(f"  hand ({pv.hand_size}): (empty)")
         else:
-            lines.append(f"  hand: {_plural(pv.hand_size, 'card')}")
+            lines.append(f"  hand: {plural(pv.hand_size, 'card')}")
         c = pv.corners
         lines.append("  " + tl + label(c[0]) + tm + label(c[1]) + tr)
         lines.append("  " + vbar + cell(c[0]) + vbar + cell(c[1]) + vbar)
@@ -109,11 +109,11 @@ def render(v: View, style: Style) -> str:
         if back is None:
             lines.append(f"Draw pile {i}: empty")
         else:
-            lines.append(f"Draw pile {i}: {_plural(size, 'card')}, "
+            lines.append(f"Draw pile {i}: {plural(size, 'card')}, "
                          f"{SEASON_NAMES[SEASONS.index(back)]} back on top")
     supply = ", ".join(v.animal_supply) or "none"
-    lines += _wrap(f"Supply  {_plural(v.wild_supply, 'wild card')}, "
-                   f"{_plural(v.feather_supply, 'feather')}; animals: {supply}", "        ")
+    lines += _wrap(f"Supply  {plural(v.wild_supply, 'wild card')}, "
+                   f"{plural(v.feather_supply, 'feather')}; animals: {supply}", "        ")
     if v.end:
         lines += _wrap(f"End: {v.end}", "     ")
     lines += _wrap(f"Turn: {v.turn}", "      ")

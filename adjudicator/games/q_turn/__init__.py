@@ -1,46 +1,30 @@
 """Q-Turn (Andrew Looney, Looney Labs), 2-4 players.
 
-The game as the engine contract sees it (:class:`adjudicator.engine.Game`):
-the rules in :mod:`.rules`, the notation in :mod:`.notation`, the board as
-text in :mod:`.text` and as a picture in :mod:`.picture`. The notation and
-every ruling are in ``notation/q-turn.md``.
+The game as the engine sees it (:class:`adjudicator.engine.GameSpec`): the
+rules in :mod:`.rules`, the notation in :mod:`.notation`, the board as text
+in :mod:`.text` and as a picture in :mod:`.picture`, what a move did in
+:mod:`.narration`, and the unchecked paths of validation and self-play in
+:mod:`.fast`. The notation and every ruling are in ``notation/q-turn.md``.
 """
 
-from .mail import narrate, read_listed
-from .notation import format_move, parse_move
-from .rules import (
-    END_CLAUSE,
-    ID,
-    NOTATION,
-    PARAMS,
-    PASS,
-    PLAYERS,
-    TITLE,
-    TURN_CLAUSE,
-    VIEW,
-    apply,
-    fast_apply,
-    legal_moves,
-    outcome,
-    redeal,
-    setup,
-    standing,
-    to_move,
-    view,
+from __future__ import annotations
+
+from ...engine import GameSpec
+from . import narration, notation, rules, text
+
+GAME = GameSpec(
+    id=rules.ID,
+    title=rules.TITLE,
+    players=rules.PLAYERS,
+    params=rules.PARAMS,
+    rules_version=1,
+    turn_clause=rules.TURN_CLAUSE,
+    end_clause=rules.END_CLAUSE,
+    notation_doc=rules.NOTATION,
+    rules=rules,
+    notation=notation,
+    text=text,
+    narration=narration,
+    picture_module=f"{__name__}.picture",
+    fast_module=f"{__name__}.fast",
 )
-from .text import render
-
-__all__ = [
-    "ID", "TITLE", "PLAYERS", "PARAMS", "TURN_CLAUSE", "END_CLAUSE", "NOTATION", "VIEW",
-    "setup", "to_move", "legal_moves", "apply", "parse_move", "format_move", "outcome",
-    "standing", "view", "render", "draw", "redeal", "fast_apply", "narrate", "read_listed",
-    "PASS",  # tests/test_q_turn.py: a pass is never legal
-]  # fmt: skip
-
-
-def draw(view, scene):  # type: ignore[no-untyped-def]
-    """The board of a view as an SVG document (see :mod:`.picture`)."""
-    # Imported when first drawn: commands that draw nothing start faster.
-    from .picture import draw as picture
-
-    return picture(view, scene)

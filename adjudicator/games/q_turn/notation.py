@@ -9,7 +9,7 @@ from functools import lru_cache
 from ...errors import IllegalMoveError, NotationError
 from .rules import (
     AXES, BOUNCE, D, DIRS, GO, NOTATION, ORIENT, PASS, Q, SQUARES, TITLE, TURN,
-    Move, State, _SQUARE_INDEX,
+    SQUARE_INDEX, Move, State,
 )  # fmt: skip
 
 _SQ = r"([a-d][1-4])"
@@ -33,7 +33,7 @@ _EXPECTED = (
 )
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State | None, text: str) -> Move:
     """Read a move; case, spaces and a few separators and words are forgiven.
 
     >>> parse_move(None, "b2 + C3")
@@ -55,16 +55,16 @@ def _parse(text: str) -> Move:
         return Move(PASS)
     m = _GO_RE.fullmatch(flat)
     if m is not None:
-        return Move(GO, _SQUARE_INDEX[m[1]], _turn_of(m[2]))
+        return Move(GO, SQUARE_INDEX[m[1]], _turn_of(m[2]))
     m = _BOUNCE_RE.fullmatch(flat)
     if m is not None:
-        return Move(BOUNCE, _SQUARE_INDEX[m[1]] if m[1] else -1, _turn_of(m[2]))
+        return Move(BOUNCE, SQUARE_INDEX[m[1]] if m[1] else -1, _turn_of(m[2]))
     m = _ORIENT_RE.fullmatch(flat)
     if m is not None:
         word = m[1]
         arg = _DIR_WORDS[word] if word in _DIR_WORDS else 4 + _AXIS_WORDS[word]
         return Move(ORIENT, arg, _turn_of(m[2]))
-    bad = next((t for t in re.findall(r"[a-z]\d+", flat) if t not in _SQUARE_INDEX), None)
+    bad = next((t for t in re.findall(r"[a-z]\d+", flat) if t not in SQUARE_INDEX), None)
     if bad:
         if re.fullmatch(r"(?:to|->|>)?([a-d][05]|e[1-4])", flat):
             # A square just beyond the edge: what a player writes to leave the board.
@@ -78,7 +78,7 @@ def _parse(text: str) -> Move:
 
 
 def _turn_of(square: str | None) -> int:
-    return _SQUARE_INDEX[square] if square else -1
+    return SQUARE_INDEX[square] if square else -1
 
 
 def format_move(state: State, move: Move) -> str:
@@ -101,6 +101,19 @@ def format_move(state: State, move: Move) -> str:
             return AXES[arg % 2] + suffix
         return DIRS[arg] + suffix
     return "pass"
+
+
+def spell_refused(state: State, move: Move) -> str:
+    """A refused move as its player meant it: canonical, but a bounce keeps the
+    square it named (which is what is wrong with it).
+
+    >>> spell_refused(None, parse_move(None, "x b1"))
+    'bounce off b1'
+    """
+    canonical = format_move(state, move)
+    if move.action == BOUNCE and move.arg >= 0:
+        return f"bounce off {SQUARES[move.arg]}" + canonical.removeprefix("bounce")
+    return canonical
 
 
 def _doubles(state: State, move: Move) -> bool:

@@ -12,6 +12,8 @@ outlined, and a disk it turned is ringed.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, Canvas, picture
 from ...engine import Scene
 from .rules import FILES, KIND_NAMES, KIND_PLURALS, SQUARES, View
@@ -60,6 +62,7 @@ def _last_move(v: View, scene: Scene) -> tuple[str | None, str | None, str | Non
     by, text = scene.last
     head, _, turned = text.partition("+")
     seat = v.players.index(by) if by in v.players else -1
+    square: str | None
     if head in SQUARES:
         square = head
     else:  # a bounce or an orientation: on the mover's own disk
@@ -90,7 +93,8 @@ def _table(c: Canvas, v: View, last: tuple[str | None, str | None, str | None]) 
     at = {sq: seat for seat, sq in enumerate(v.tokens) if sq is not None}
     for square, code in v.disks.items():
         x, y = _centre(square)
-        g = c.group(**{"class": "square", "data-square": square})
+        named: dict[str, Any] = {"class": "square", "data-square": square}
+        g = c.group(**named)
         c.title(g, _describe(v, square, code, at.get(square), homes.get(square)))
         _disk(c, g, x, y, code, square == v.orienting)
         if square == turned:
@@ -174,9 +178,9 @@ def _flag(c: Canvas, g, square: str, seat: int) -> None:
     sy = -1 if square[1] == "4" else 1
     cx, cy = x + sx * CELL / 2, y + sy * CELL / 2  # the board's corner
     size = 30
+    named: dict[str, Any] = {"class": "home"}
     c.polygon([(cx, cy), (cx - sx * size, cy), (cx, cy - sy * size)],
-              fill=SEAT_COLOURS[seat % 4], stroke=None, parent=g,
-              **{"class": "home"})  # fmt: skip
+              fill=SEAT_COLOURS[seat % 4], stroke=None, parent=g, **named)
     c.mark(seat, cx - sx * 9, cy - sy * 9, 5, fill="#ffffff", parent=g)
 
 
@@ -208,7 +212,7 @@ def _panel(c: Canvas, v: View, note: str | None) -> None:
     c.text(x, y, f"Round {v.round} of at most {v.round_limit}", size=13)
     # The last move's Q-Turner and a disk being oriented in the colour of the
     # last move; the end of the game in bold.
-    lines = [(line, HIGHLIGHT, None) for line in _wrap(note or "", 40)]
+    lines: list[tuple[str, str, str | None]] = [(line, HIGHLIGHT, None) for line in _wrap(note or "", 40)]
     if v.orienting is not None:
         kind = KIND_NAMES["QDO".index(v.disks[v.orienting])]
         text = f"{v.to_move} orients the {kind} just revealed on {v.orienting}"

@@ -1,5 +1,5 @@
 """Q-Turn's rules: the state, setup, legal moves, applying a move, the end,
-and what each player sees.
+what each player sees, and a state consistent with what one saw.
 
 Rule clauses are cited by the rule text's section headings ("Q-Turn:
 Bouncing"); the notation and every ruling are in ``notation/q-turn.md``.
@@ -11,6 +11,9 @@ W), a Double Arrow's axis (0 north-south, 1 east-west), 0 for a Q-Turner,
 whose four arrows look the same every way round. Face-down disks have the
 orientation -1; their kinds are in the state (the referee knows them) but
 nothing a player can see or do depends on them until they are revealed.
+
+Everything here is checked: :func:`apply` says why a move is illegal. The
+unchecked paths of validation and self-play are in :mod:`.fast`.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ SPECIAL = "Special Actions"
 BOUNCING = "Bouncing"
 WINNING = "Winning"
 
-Q, D, O = 0, 1, 2  # Q-Turner, Double Arrow, One-Way Arrow
+Q, D, O = 0, 1, 2  # noqa: E741 - Q-Turner, Double Arrow, One-Way Arrow: the rule text's letters
 KIND_LETTERS = "QDO"
 KIND_NAMES = ("Q-Turner", "Double Arrow", "One-Way Arrow")
 KIND_PLURALS = ("Q-Turners", "Double Arrows", "One-Way Arrows")
@@ -48,7 +51,7 @@ DIR_NAMES = ("north", "east", "south", "west")
 AXES = ("NS", "EW")
 FILES = "abcd"
 SQUARES = tuple(f"{FILES[i % 4]}{i // 4 + 1}" for i in range(16))
-_SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
+SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
 CORNERS = (0, 3, 12, 15)  # a1, d1, a4, d4
 
 
@@ -103,7 +106,7 @@ def _step(i: int, d: int) -> int:
 
 STEP = tuple(tuple(_step(i, d) for d in range(4)) for i in range(16))
 # The direction from one square to an orthogonal neighbour, -1 if not neighbours.
-_DIRECTION = tuple(
+DIRECTION = tuple(
     tuple(next((d for d in range(4) if STEP[a][d] == b), -1) for b in range(16))
     for a in range(16)
 )
@@ -195,12 +198,12 @@ def to_move(state: State) -> int | None:
 # Squares in name order (a1, a2, a3, a4, b1, ...), the order `legal` lists them in.
 _BY_NAME = tuple(sorted(range(16), key=lambda i: SQUARES[i]))
 _NAME_RANK = {i: r for r, i in enumerate(_BY_NAME)}
-# Where the arrows of a disk lead: _OPEN[square][kind][orientation], the squares
+# Where the arrows of a disk lead: OPEN[square][kind][orientation], the squares
 # on the board in name order.
-_OPEN = tuple(
+OPEN = tuple(
     tuple(
         tuple(
-            tuple(sorted((STEP[i][d] for d in arrows if STEP[i][d] >= 0), key=_NAME_RANK.get))
+            tuple(sorted((STEP[i][d] for d in arrows if STEP[i][d] >= 0), key=_NAME_RANK.__getitem__))
             for arrows in ARROWS[kind]
         )
         for kind in range(3)
@@ -212,7 +215,7 @@ _OPEN = tuple(
 _GO_TO = tuple(tuple(Move(GO, t, x) for x in range(-1, 16)) for t in range(16))
 _BOUNCING = tuple(Move(BOUNCE, -1, x) for x in range(-1, 16))
 _ORIENTING = tuple(tuple(Move(ORIENT, a, x) for x in range(-1, 16)) for a in range(6))
-_ENTRIES = tuple(sorted(CORNERS, key=_NAME_RANK.get))
+_ENTRIES = tuple(sorted(CORNERS, key=_NAME_RANK.__getitem__))
 _ONE_WAY = tuple(Move(ORIENT, d) for d in range(4))
 _RE_ORIENT = tuple(tuple(m for m in _ONE_WAY if m.arg != face) for face in range(4))
 
@@ -248,7 +251,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     moves: list[Move] = []
     turnable: list[int] | None = None
     can_bounce = False
-    for t in _OPEN[pos][kind][face]:
+    for t in OPEN[pos][kind][face]:
         if t in tokens:
             can_bounce = True
             continue
@@ -384,13 +387,6 @@ def _move_to(state: State, seat: int, target: int, turn: int) -> State:
 
 
 def apply(state: State, move: Move) -> State:
-    # The fast path takes every legal move as canonically written; the
-    # checked path the rest, and says what is wrong with an illegal one.
-    after = _advance(state, *move)
-    return after if after is not None else _apply_checked(state, move)
-
-
-def _apply_checked(state: State, move: Move) -> State:
     seat = state.seat
     if seat < 0:
         if state.winner >= 0:
@@ -411,7 +407,7 @@ def _apply_checked(state: State, move: Move) -> State:
     kind, face = kinds[pos], faces[pos]
     here = SQUARES[pos]
     if action == GO:
-        d = _DIRECTION[pos][arg]
+        d = DIRECTION[pos][arg]
         if d < 0:
             if arg == pos:
                 raise _illegal(
@@ -441,7 +437,7 @@ def _apply_checked(state: State, move: Move) -> State:
         off = [STEP[pos][d] for d in ARROWS[kind][face]]
         if arg >= 0:
             if arg not in off:
-                if arg == pos or _DIRECTION[pos][arg] < 0:
+                if arg == pos or DIRECTION[pos][arg] < 0:
                     where = "is not next to " + here
                 else:
                     where = f"is not where the {KIND_NAMES[kind]} on {here} points"
@@ -531,198 +527,6 @@ def _orient_revealed(state: State, seat: int, pos: int, move: Move) -> State:
     return _end_turn(state, faces=tuple(faces))
 
 
-# --- the fast path -------------------------------------------------------------------
-#
-# The validation hot path (``fast_apply``) and the fast half of ``apply``: the
-# rules of the checked path above without its messages, building each State
-# directly. It takes exactly the legal moves in the form their canonical
-# notation reads as, and gives exactly the state the checked path gives
-# (tests/test_q_turn_fast.py compares the two over many random games).
-
-_CORNER_SET = frozenset(CORNERS)
-
-
-def _rotated(kinds: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...]:
-    """The Q-Turner: every revealed disk a quarter turn counter-clockwise."""
-    return tuple([-1 if f < 0 else TURNED[k][f] for k, f in zip(kinds, faces)])
-
-
-def _acted(kinds: tuple[int, ...], faces: tuple[int, ...], own: int, turn: int) -> tuple[int, ...] | None:
-    """The disks after the special action of the revealed disk on ``own``;
-    None if ``turn`` (-1: none) is not a disk it turns to some effect."""
-    kind = kinds[own]
-    if kind == D:
-        if turn < 0:
-            return faces
-        if turn == own or faces[turn] < 0 or kinds[turn] == Q:
-            return None
-        return faces[:turn] + (TURNED[kinds[turn]][faces[turn]],) + faces[turn + 1 :]
-    if turn >= 0:
-        return None
-    return _rotated(kinds, faces) if kind == Q else faces
-
-
-def _next_turn(
-    state: State,
-    seat: int,
-    tokens: tuple[int, ...],
-    faces: tuple[int, ...],
-    homes: tuple[int, ...],
-    reached: tuple[bool, ...],
-) -> State:
-    n = len(state.players)
-    turns = state.turns + 1
-    if turns >= state.round_limit * n:
-        seat = -1
-    else:
-        seat = seat + 1 if seat + 1 < n else 0
-    return State(
-        state.players, state.round_limit, state.kinds, faces, tokens, homes, reached,
-        seat, False, turns, state.winner,
-    )  # fmt: skip
-
-
-def _go(state: State, target: int, turn: int) -> State | None:
-    """Entering on a corner, or moving one space along an arrow."""
-    seat = state.seat
-    if seat < 0 or state.orienting:
-        return None
-    tokens, homes = state.tokens, state.homes
-    pos = tokens[seat]
-    if pos < 0:
-        if target not in _CORNER_SET or target in homes or target in tokens:
-            return None
-        homes = homes[:seat] + (target,) + homes[seat + 1 :]
-    elif target not in _OPEN[pos][state.kinds[pos]][state.faces[pos]] or target in tokens:
-        return None
-    tokens = tokens[:seat] + (target,) + tokens[seat + 1 :]
-    kinds, faces = state.kinds, state.faces
-    home = homes[seat]
-    reached = state.reached
-    if reached[seat]:
-        if target == home:  # home again: the game ends at once
-            if turn >= 0:
-                return None
-            return State(
-                state.players, state.round_limit, kinds, faces, tokens, homes, reached,
-                -1, False, state.turns + 1, seat,
-            )  # fmt: skip
-    elif target == 15 - home:  # the far corner
-        reached = reached[:seat] + (True,) + reached[seat + 1 :]
-    if faces[target] < 0:
-        if turn >= 0:
-            return None
-        faces = faces[:target] + (0,) + faces[target + 1 :]
-        if kinds[target] != Q:
-            # Revealed; the same player orients it next.
-            return State(
-                state.players, state.round_limit, kinds, faces, tokens, homes, reached,
-                seat, True, state.turns, state.winner,
-            )  # fmt: skip
-        faces = _rotated(kinds, faces)
-    else:
-        faces = _acted(kinds, faces, target, turn)
-        if faces is None:
-            return None
-    return _next_turn(state, seat, tokens, faces, homes, reached)
-
-
-def _bounce(state: State, off: int, turn: int) -> State | None:
-    """Bouncing, written without the token bounced off (which changes nothing)."""
-    seat = state.seat
-    if seat < 0 or state.orienting or off >= 0:
-        return None
-    tokens, kinds, faces = state.tokens, state.kinds, state.faces
-    pos = tokens[seat]
-    if pos < 0:
-        return None
-    for t in _OPEN[pos][kinds[pos]][faces[pos]]:
-        if t in tokens:
-            break
-    else:
-        return None
-    faces = _acted(kinds, faces, pos, turn)
-    if faces is None:
-        return None
-    return _next_turn(state, seat, tokens, faces, state.homes, state.reached)
-
-
-def _orient(state: State, arg: int, turn: int) -> State | None:
-    """Orienting the disk just revealed, or re-orienting a One-Way Arrow."""
-    seat = state.seat
-    if seat < 0:
-        return None
-    kinds, faces = state.kinds, state.faces
-    pos = state.tokens[seat]
-    if state.orienting:
-        # A One-Way Arrow points any way; a Double Arrow lies NS or EW and
-        # may turn another revealed disk.
-        if kinds[pos] == O:
-            if arg >= 4 or turn >= 0:
-                return None
-            faces = faces[:pos] + (arg,) + faces[pos + 1 :]
-        else:
-            if arg < 4:
-                return None
-            faces = faces[:pos] + (arg - 4,) + faces[pos + 1 :]
-            if turn >= 0:
-                if turn == pos or faces[turn] < 0 or kinds[turn] == Q:
-                    return None
-                faces = faces[:turn] + (TURNED[kinds[turn]][faces[turn]],) + faces[turn + 1 :]
-    elif pos < 0 or kinds[pos] != O or arg >= 4 or arg == faces[pos] or turn >= 0:
-        return None
-    else:
-        faces = faces[:pos] + (arg,) + faces[pos + 1 :]
-    return _next_turn(state, seat, state.tokens, faces, state.homes, state.reached)
-
-
-def _never(state: State, arg: int, turn: int) -> None:
-    return None
-
-
-_FAST = (_go, _bounce, _orient, _never)  # by action: GO, BOUNCE, ORIENT, PASS
-
-
-def _advance(state: State, action: int, arg: int, turn: int) -> State | None:
-    return _FAST[action](state, arg, turn)
-
-
-def _decoded() -> dict[str, tuple]:
-    """Every text that may be the canonical notation of a move: what it reads
-    as, with the fast path's function for it."""
-    out: dict[str, tuple] = {"bounce": (_bounce, -1, -1)}
-    for i, square in enumerate(SQUARES):
-        out[square] = (_go, i, -1)
-        out["bounce+" + square] = (_bounce, -1, i)
-        for j, other in enumerate(SQUARES):
-            out[square + "+" + other] = (_go, i, j)
-    for d, letter in enumerate(DIRS):
-        out[letter] = (_orient, d, -1)
-    for a, axis in enumerate(AXES):
-        out[axis] = (_orient, 4 + a, -1)
-        for j, other in enumerate(SQUARES):
-            out[axis + "+" + other] = (_orient, 4 + a, j)
-    return out
-
-
-_DECODED = _decoded()
-
-
-def fast_apply(state: State, text: str) -> State | None:
-    """The state after ``text`` if it is the canonical notation of a legal
-    move in ``state``, else None (then the checked path says why).
-
-    >>> start = setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
-    >>> fast_apply(start, "d4").orienting, fast_apply(start, "D4"), fast_apply(start, "b2")
-    (True, None, None)
-    """
-    found = _DECODED.get(text)
-    if found is None:
-        return None
-    advance, arg, turn = found
-    return advance(state, arg, turn)
-
-
 # --- the end -------------------------------------------------------------------------
 
 
@@ -801,9 +605,6 @@ def _disk_code(state: State, i: int) -> str:
     return f"{KIND_LETTERS[kind]}:{(AXES if kind == D else DIRS)[face]}"
 
 
-
-VIEW = View  # the type of a view, to read one back from a view file
-
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
     down = [0, 0, 0]
@@ -837,3 +638,50 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
     for i, k in zip(down, shuffled(seed, "redeal", [kinds[i] for i in down])):
         kinds[i] = k
     return _replace(state, kinds=tuple(kinds))
+
+
+def consistent(view: View, params: Mapping[str, Value], seed: str) -> State:
+    """A state that ``view`` shows exactly: what lies under each face-down
+    disk, which nobody sees, is dealt from ``seed`` in the numbers the view
+    gives. Nothing a player may do reads or is refused differently for it
+    (ruling R6).
+
+    >>> params = {"disks": "4Q,6D,6O", "round-limit": 100}
+    >>> start = setup(params, ("ann", "bob"), "75")
+    >>> view(consistent(view(start, 0), params, "any"), 0) == view(start, 0)
+    True
+    """
+    down = view.face_down
+    hidden = iter(shuffled(seed, "consistent", _mix((down["Q"], down["D"], down["O"]))))
+    kinds, faces = [], []
+    for sq in SQUARES:
+        code = view.disks[sq]
+        if code == "?":
+            kinds.append(next(hidden))
+            faces.append(-1)
+            continue
+        kind = KIND_LETTERS.index(code[0])
+        kinds.append(kind)
+        # A disk just revealed ("D", "O") points north until its player orients it.
+        way = code[2:]
+        faces.append((AXES if kind == D else DIRS).index(way) if way else 0)
+    players = tuple(view.players)
+    seat = -1 if view.to_move is None else players.index(view.to_move)
+
+    def squares(names: tuple[str | None, ...]) -> tuple[int, ...]:
+        return tuple(-1 if sq is None else SQUARE_INDEX[sq] for sq in names)
+
+    return State(
+        players=players,
+        round_limit=view.round_limit,
+        kinds=tuple(kinds),
+        faces=tuple(faces),
+        tokens=squares(view.tokens),
+        homes=squares(view.homes),
+        reached=tuple(view.reached),
+        seat=seat,
+        orienting=view.orienting is not None,
+        # Seat k plays the k-th turn of each round (turns go in seat order).
+        turns=(view.round - 1) * len(players) + max(seat, 0),
+        winner=-1 if view.winner is None else players.index(view.winner),
+    )

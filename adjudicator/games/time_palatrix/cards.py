@@ -48,6 +48,13 @@ HAND_CARDS = 12  # cards dealt to each player; also the tricks of a hand
 MAX_BID = HAND_CARDS
 
 CARD_NAMES = {s * 16 + r: f"{SUITS[s]}{r}" for s in range(4) for r in range(1, 13)}
+#: And back: the card each name stands for ("G7" -> 39).
+CARDS = {name: card for card, name in CARD_NAMES.items()}
+
+
+def location_name(loc: int) -> str:
+    """A location (0-based) in words: ``location 1 (black)``."""
+    return f"location {loc + 1} ({PAWNS[loc]})"
 
 
 class Bid(NamedTuple):

@@ -8,7 +8,6 @@ few separators.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ...errors import NotationError
 from .cards import BID_TEXT, CARD_NAMES, NOTATION, PLACE_TEXT, SUITS, Bid, Move, Place, bid_text
@@ -31,21 +30,18 @@ _BID_RE = re.compile(
 )
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State | None, text: str) -> Move:
     """Read a move; case, spaces and a few separators and words are forgiven.
+
+    A move reads the same in every position: a card typed without a location
+    reads with location -1, and the rules place it on the only location
+    where it may go, or refuse it as ambiguous.
 
     >>> parse_move(None, "green 7 on 2")
     Place(card=39, location=1)
     >>> parse_move(None, "bid 3 + spare")
     Bid(tricks=3, spare=True)
     """
-    return _parse(text)
-
-
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> Move:
-    # A move reads the same in every position (and reads no hidden card), so
-    # readings are cached.
     flat = " ".join(text.lower().split())
     m = _PLACE_RE.fullmatch(flat)
     if m is not None:
@@ -85,19 +81,25 @@ def _parse(text: str) -> Move:
     )
 
 
-def format_move(state: State, move: Move) -> str:
+def format_move(state: State | None, move: Move) -> str:
     """The canonical notation: ``3``, ``3+``, ``G7-2``. A card typed without a
     location is written with the only location it may go to; an impossible
     move is written as typed."""
-    if type(move) is Bid:
+    if isinstance(move, Bid):
         return BID_TEXT.get(move) or bid_text(*move)
     text = PLACE_TEXT.get(move)
     if text is not None:
         return text
     card, loc = move
-    if loc < 0 and state is not None and state.seat >= 0 and not state.bidding:
-        if card in state.hands[state.seat]:
-            where = locations_for(state, card)
-            if len(where) == 1:
-                return PLACE_TEXT[Place(card, where[0])]
+    if (loc < 0 and state is not None and state.seat >= 0 and not state.bidding
+            and card in state.hands[state.seat]):
+        where = locations_for(state, card)
+        if len(where) == 1:
+            return PLACE_TEXT[Place(card, where[0])]
     return CARD_NAMES[card] if loc < 0 else f"{CARD_NAMES[card]}-{loc + 1}"
+
+
+def spell_refused(state: State, move: Move) -> str:
+    """A move the rules refuse, as its player meant it: its canonical notation
+    (a card typed without a location is written without one)."""
+    return format_move(state, move)

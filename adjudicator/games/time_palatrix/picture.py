@@ -56,10 +56,10 @@ LAST = "Vermilion outline: the last move."
 def draw(v: View, scene: Scene) -> str:
     """The table of the view ``v`` as an SVG document.
 
-    >>> from adjudicator.games import time_palatrix as tp
-    >>> state = tp.setup({"locations": 3}, ("ann", "bob", "cy"), "0")
-    >>> svg = draw(tp.view(state, 1), Scene("Time Palatrix", ("ann", "bob", "cy"), "bob",
-    ...     "ann", 0, None, tp.standing(state), False))
+    >>> from .rules import setup, standing, view
+    >>> state = setup({"locations": 3}, ("ann", "bob", "cy"), "0")
+    >>> svg = draw(view(state, 1), Scene("Time Palatrix", ("ann", "bob", "cy"), "bob",
+    ...     "ann", 0, None, standing(state), False))
     >>> svg.count('class="card hand"'), svg.count('class="backs"')
     (12, 2)
     """
@@ -93,12 +93,12 @@ def _results_height(v: View) -> float:
 
 
 def _fit(c: Canvas, x: float, y: float, text: str, room: float, *, size: float = 15,
-         weight: str | None = None, **attrs: object) -> None:
+         weight: str | None = None, fill: str = INK, class_: str | None = None) -> None:
     """Text that never runs past ``room`` pixels: a long name is squeezed."""
-    guess = len(text) * size * (0.66 if weight else 0.6)
-    if guess > room:
-        attrs.update(textLength=room, lengthAdjust="spacingAndGlyphs")
-    c.text(x, y, text, size=size, weight=weight, **attrs)
+    squeeze = len(text) * size * (0.66 if weight else 0.6) > room
+    c.text(x, y, text, size=size, weight=weight, fill=fill, class_=class_,
+           textLength=room if squeeze else None,
+           lengthAdjust="spacingAndGlyphs" if squeeze else None)
 
 
 def _suit(card: str) -> int:
@@ -108,7 +108,7 @@ def _suit(card: str) -> int:
 def _card(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str) -> None:
     """A face-up card: its suit letter and rank, in the suit's ink on its tint."""
     suit = _suit(card)
-    g = c.group(**{"class": cls})
+    g = c.group(class_=cls)
     c.rect(x, y, w, h, fill=SUIT_TINT[suit], stroke=SUIT_INK[suit], width=1.5, rx=5, parent=g)
     if h >= 50:
         c.text(x + w / 2, y + h / 2 + 4, card[1:], size=24, anchor="middle", weight="bold",
@@ -124,7 +124,7 @@ def _card(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str
     c.title(g, f"{card}: {SUIT_NAMES[suit]} {card[1:]}" + (", trump" if suit == 0 else ""))
 
 
-def _back(c: Canvas, x: float, y: float, w: float, h: float, parent: object) -> None:
+def _back(c: Canvas, x: float, y: float, w: float, h: float, parent: ET.Element) -> None:
     c.rect(x, y, w, h, fill="#4b5c82", stroke="#2e3a57", width=1.2, rx=4, parent=parent)
     c.rect(x + 3, y + 3, w - 6, h - 6, stroke="#8595bb", rx=2, parent=parent)
 
@@ -132,7 +132,7 @@ def _back(c: Canvas, x: float, y: float, w: float, h: float, parent: object) -> 
 def _pawn(c: Canvas, cx: float, base: float, size: float, fill: str, title: str,
           cls: str = "pawn") -> None:
     """A pawn standing on ``base``: a head over a flared body."""
-    g = c.group(**{"class": cls})
+    g = c.group(class_=cls)
     s = size
     c.polygon([(cx - 0.55 * s, base), (cx + 0.55 * s, base), (cx + 0.25 * s, base - 0.9 * s),
                (cx - 0.25 * s, base - 0.9 * s)], fill=fill, stroke=INK, width=1, parent=g)
@@ -142,7 +142,7 @@ def _pawn(c: Canvas, cx: float, base: float, size: float, fill: str, title: str,
 
 def _chip(c: Canvas, cx: float, cy: float, fill: str, label: str, ink: str, title: str,
           cls: str) -> None:
-    g = c.group(**{"class": cls})
+    g = c.group(class_=cls)
     c.circle(cx, cy, 12, fill=fill, stroke=INK, width=1, parent=g)
     c.circle(cx, cy, 8.5, stroke=PAPER, width=1, stroke_dasharray="2 2", parent=g)
     c.text(cx, cy + 4.5, label, size=12, anchor="middle", weight="bold", fill=ink, parent=g)
@@ -187,14 +187,14 @@ def _headers(c: Canvas, v: View) -> None:
         else:
             s = SUIT_NAMES.index(suit)
             _fit(c, x, HEAD + 38, f"follow {suit}", SLOT_W + 4, size=12, weight="bold",
-                 fill=SUIT_INK[s], **{"class": "follow"})
+                 fill=SUIT_INK[s], class_="follow")
 
 
 def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
     name = v.players[p]
     top = BANDS + p * BAND
     mover = v.to_move == name
-    band = c.group(**{"class": "band to-move" if mover else "band"})
+    band = c.group(class_="band to-move" if mover else "band")
     c.rect(8, top + 4, WIDTH - 16, BAND - 8, fill=FAINT if mover else "#fafafa",
            stroke=SEAT_COLOURS[p % 4] if mover else "#dddddd", width=2.5 if mover else 1, rx=8,
            parent=band)
@@ -219,18 +219,18 @@ def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
         if last == ("bid", name):
             right = 92 if spare else 64
             c.rect(48, y - 16, right - 48 + 32, 32, stroke=HIGHLIGHT, width=3, rx=16,
-                   **{"class": "last"})
+                   class_="last")
     # The tricks won this hand as cubes, and the score.
     y = top + 84
     won = v.tricks[p]
     c.text(22, y, "won", size=13, fill=MUTED)
     for k in range(won):
-        c.rect(52 + k * 11, y - 10, 9, 9, fill=CUBE, stroke=None, rx=1.5, **{"class": "cube"})
+        c.rect(52 + k * 11, y - 10, 9, 9, fill=CUBE, stroke=None, rx=1.5, class_="cube")
     c.text(52 + won * 11 + (4 if won else 0), y, f"{won} \u00b7 {v.scores[p]} pts", size=13)
     # The player board.
     for loc in range(v.locations):
         x = _slot_x(loc)
-        g = c.group(**{"class": "location"})
+        g = c.group(class_="location")
         c.rect(x, top + 10, SLOT_W, SLOT_H, fill=PAPER, stroke="#c9c9c9", rx=6, parent=g)
         c.rect(x, top + 10, SLOT_W, 7, fill=PAWN_FILL[loc], stroke=None, rx=3, parent=g)
         card = v.boards[p][loc]
@@ -246,7 +246,7 @@ def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
                   cls="follow-pawn")
         if last == ("card", card):
             c.rect(cx - 4, cy - 4, CARD_W + 8, CARD_H + 8, stroke=HIGHLIGHT, width=3, rx=7,
-                   **{"class": "last"})
+                   class_="last")
     # The hand: face up for the viewer, a face-down count for everyone else.
     hx = _slot_x(v.locations) + 4
     if v.viewer == name and v.my_cards is not None:
@@ -259,7 +259,7 @@ def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
     else:
         count = v.cards_in_hand[p]
         if count:
-            g = c.group(**{"class": "backs"})
+            g = c.group(class_="backs")
             for k in range(min(count, 3)):
                 _back(c, hx + k * 6, top + 26 - k * 3, HAND_W, HAND_H + 6, g)
             c.title(g, f"{name} holds {count} card{'s' * (count != 1)}, face down")
@@ -290,7 +290,7 @@ def _grid(c: Canvas, v: View, last: tuple[str, str] | None) -> None:
             card = t.cards[p]
             suit = _suit(card)
             won, lead = t.winner == name, t.lead == name
-            g = c.group(**{"class": "trick-card won" if won else "trick-card"})
+            g = c.group(class_="trick-card won" if won else "trick-card")
             if won:
                 c.rect(x + 4, y + 1, GRID_COL - 8, GRID_ROW - 3, fill=SUIT_TINT[suit],
                        stroke=INK, width=1.8, rx=4, parent=g)
@@ -301,7 +301,7 @@ def _grid(c: Canvas, v: View, last: tuple[str, str] | None) -> None:
                     + (f", won: {t.why}" if won else ""))
             if last == ("card", card) and not any(card in b for b in v.boards):
                 c.rect(x + 1, y - 2, GRID_COL - 2, GRID_ROW + 3, stroke=HIGHLIGHT, width=2.5,
-                       rx=5, **{"class": "last"})
+                       rx=5, class_="last")
 
 
 def _results(c: Canvas, v: View) -> None:

@@ -3,27 +3,26 @@ resolving the tricks, scoring, and what each player may see.
 
 Rule clauses are cited by the rule text's section headings ("Time Palatrix:
 Trick Placement"); every ruling is in ``notation/time-palatrix.md``. The
-representation of cards and moves is in :mod:`.cards`.
+representation of cards and moves is in :mod:`.cards`; the unchecked paths
+that replay and self-play take for speed are in :mod:`.fast`.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
 
 import msgspec
-from msgspec.structs import replace as _replace
+from msgspec.structs import replace
 
 from ...chance import Chance, shuffled
 from ...engine import Outcome, Standing, Value
 from ...errors import AmbiguousMoveError, IllegalMoveError
 from .cards import (
-    BID_TEXT, BIDDING, BIDS, CARD_NAMES, GAME_FLOW, HAND_CARDS, MAX_BID, NEXT_HAND,
-    PAWNS, PINK, PLACE_TEXT, PLACEMENT, PLACES, PREPARATION, SUIT_NAMES, VARIANT, Bid, Move,
-    Place, bid_text,
+    BIDDING, BIDS, CARD_NAMES, CARDS, GAME_FLOW, HAND_CARDS, MAX_BID, NEXT_HAND, PAWNS, PINK,
+    PLACEMENT, PLACES, PREPARATION, SUIT_NAMES, VARIANT, Bid, Move, Place, bid_text, location_name,
 )  # fmt: skip
 
 
@@ -58,25 +57,20 @@ def ranks(players: int) -> int:
     return 9 if players == 3 else 12
 
 
-@lru_cache(maxsize=None)
-def _deck(players: int) -> tuple[int, ...]:
+def deck(players: int) -> tuple[int, ...]:
     """Every card of the game in the deal's starting order: P1..P12, O1.., G1.., B1.."""
     top = ranks(players)
     return tuple(s * 16 + r for s in range(4) for r in range(1, top + 1))
 
 
-_DEAL_LABELS = tuple(f"deal/{hand}" for hand in range(1, 5))  # the label of each hand's deal
-#: _SEATS[players]: the positions of the shuffled deck each seat takes.
-_SEATS = {n: tuple(slice(HAND_CARDS * i, HAND_CARDS * (i + 1)) for i in range(n)) for n in (3, 4)}
-
-
-@lru_cache(maxsize=256)
 def deal(seed: str, players: int, hand_no: int) -> tuple[tuple[int, ...], ...]:
     """BIDDING: "Shuffle the cards well and deal 12 to each player". The deck in
     its starting order is shuffled with the label ``deal/<hand>`` (1-based) and
     seat i takes the cards at positions 12i to 12i + 11."""
-    deck = shuffled(seed, _DEAL_LABELS[hand_no], _deck(players))
-    return tuple([tuple(sorted(deck[seat])) for seat in _SEATS[players]])
+    cards = shuffled(seed, f"deal/{hand_no + 1}", deck(players))
+    return tuple(
+        tuple(sorted(cards[HAND_CARDS * seat : HAND_CARDS * (seat + 1)])) for seat in range(players)
+    )
 
 
 def rounds(locations: int) -> int:
@@ -149,6 +143,9 @@ def locations_for(state: State, card: int) -> list[int]:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every bid while the bids are made; then each card of the hand on each
+    empty location where it may go, by card (suits P, O, G, B, then rank) and
+    then by location."""
     seat = state.seat
     if seat < 0:
         return ()
@@ -157,8 +154,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     hand = state.hands[seat]
     boards = state.boards
     board = boards[seat]
-    # Per suit, the locations a card of that suit may go to (_must_follow
-    # written out: this runs at every move of self-play).
+    # Per suit, the locations a card of that suit may go to: _must_follow
+    # written out, once per location (self-play asks at every move).
     open_to: tuple[list[int], ...] = ([], [], [], [])
     for loc, setter in enumerate(state.follow):
         if board[loc] < 0:
@@ -169,15 +166,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                     continue
             for where in open_to:
                 where.append(loc)
-    # The hand is sorted: suits in the order P, O, G, B, then by rank.
     return tuple([PLACES[card][loc] for card in hand for loc in open_to[card >> 4]])
 
 
 # --- moves -------------------------------------------------------------------------------
-
-
-def _where(loc: int) -> str:
-    return f"location {loc + 1} ({PAWNS[loc]})"
 
 
 def apply(state: State, move: Move) -> State:
@@ -185,209 +177,9 @@ def apply(state: State, move: Move) -> State:
     if seat < 0:
         n = len(state.players)
         raise IllegalMoveError(f"the game is over: all {n} hands have been played", NEXT_HAND)
-    if type(move) is Bid:
+    if isinstance(move, Bid):
         return _apply_bid(state, move)
     return _apply_place(state, move)
-
-
-def fast_apply(state: State, text: str) -> State | None:
-    """The state after the move written ``text`` if that is the canonical
-    notation of a legal move here, else None (the checked path says why).
-
-    The validation hot path, move by move (:func:`fast_play` takes a whole
-    log): the checks of :func:`apply` without their messages, and
-    :func:`_place` written out; a test compares the two.
-    """
-    place = _FAST_PLACES.get(text)
-    if place is None:
-        bid = _FAST_BIDS.get(text)
-        # Not bidding: placing, or the game is over.
-        if bid is None or not state.bidding:
-            return None
-        return _bid(state, state.seat, bid[0], bid[1])
-    seat = state.seat
-    if state.bidding or seat < 0:
-        return None
-    card, loc, suit = place
-    hands = state.hands
-    hand = hands[seat]
-    boards = state.boards
-    board = boards[seat]
-    try:
-        at_loc = _SET[state.locations][loc]  # IndexError: no such location on this side
-        if board[loc] >= 0:
-            return None
-        k = hand.index(card)  # ValueError: not in the hand
-    except (IndexError, ValueError):
-        return None
-    follow = state.follow
-    setter = follow[loc]
-    if setter < 0:
-        follow = at_loc(follow, seat)
-    else:
-        lead = boards[setter][loc] >> 4
-        if suit != lead:
-            i = bisect_left(hand, lead << 4)  # the hand is sorted: does it hold the suit?
-            if i < len(hand) and hand[i] >> 4 == lead:
-                return None
-    # _PUT written out: the hands and the boards with this seat's rebuilt.
-    hand = hand[:k] + hand[k + 1 :]
-    board = at_loc(board, card)
-    if len(hands) == 3:
-        if seat == 0:
-            hands, boards, nxt = (hand, hands[1], hands[2]), (board, boards[1], boards[2]), 1
-        elif seat == 1:
-            hands, boards, nxt = (hands[0], hand, hands[2]), (boards[0], board, boards[2]), 2
-        else:
-            hands, boards, nxt = (hands[0], hands[1], hand), (boards[0], boards[1], board), 0
-        last = 9 if len(board) == 3 else 12  # the placements of a round
-    else:
-        if seat == 0:
-            hands = (hand, hands[1], hands[2], hands[3])
-            boards, nxt = (board, boards[1], boards[2], boards[3]), 1
-        elif seat == 1:
-            hands = (hands[0], hand, hands[2], hands[3])
-            boards, nxt = (boards[0], board, boards[2], boards[3]), 2
-        elif seat == 2:
-            hands = (hands[0], hands[1], hand, hands[3])
-            boards, nxt = (boards[0], boards[1], board, boards[3]), 3
-        else:
-            hands = (hands[0], hands[1], hands[2], hand)
-            boards, nxt = (boards[0], boards[1], boards[2], board), 0
-        last = 12 if len(board) == 3 else 16
-    placed = state.placed + 1
-    if placed < last:
-        return _replace(state, hands=hands, boards=boards, follow=follow, placed=placed, seat=nxt)
-    return _resolve(state, hands, boards)
-
-
-#: The fast path's reading of each canonical text: a card on a location as
-#: (card, location, suit), a bid as (tricks, spare chip).
-_FAST_PLACES = {text: (card, loc, card >> 4) for (card, loc), text in PLACE_TEXT.items()}
-_FAST_BIDS = {text: bid for bid, text in BID_TEXT.items()}
-
-
-def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
-    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
-    from ``state`` for as long as each is the canonical notation of a legal
-    move. The seats that played them, one per text played, and the state
-    after the last; fewer seats than texts when ``texts[len(seats)]`` is
-    refused (the checked path then says why).
-
-    The state after the last text is exactly :func:`fast_apply`'s (the tests
-    compare the two move by move), but no state is built in between: the
-    position lives in lists changed in place, and each hand in a bit set (bit
-    ``card`` for each card held), which about halves the cost of a move. Whether
-    each text was written by the player whose seat it lists is for the caller
-    to check.
-
-    >>> start = setup({"locations": 3}, ("ann", "bob", "cy"), "105")
-    >>> seats, after = fast_play(start, ["6", "3+", "3", "B9-3", "13"])
-    >>> one_by_one = start
-    >>> for text in ["6", "3+", "3", "B9-3"]:
-    ...     one_by_one = fast_apply(one_by_one, text)
-    >>> seats, after == one_by_one
-    ([0, 1, 2, 0], True)
-    """
-    n = len(state.players)
-    locations = state.locations
-    last = n * locations  # the placements of a round
-    per_hand = HAND_CARDS // locations  # the rounds of a hand
-    after = _NEXT[n]
-    seat, start, bidding = state.seat, state.start, state.bidding
-    hand_no, round_no, placed = state.hand_no, state.round_no, state.placed
-    hands = [sum(map(_BITS.__getitem__, hand)) for hand in state.hands]
-    boards = [list(board) for board in state.boards]
-    follow = list(state.follow)
-    bids, spares = list(state.bids), list(state.spares)
-    tricks, scores = list(state.tricks), list(state.scores)
-    record: list[tuple[int, ...]] = []
-    results: list[tuple[int, ...]] = []
-    seats: list[int] = []
-    played = seats.append
-    for text in texts:
-        place = _PLAYS.get(text)
-        if place is None:
-            bid = _FAST_BIDS.get(text)
-            if bid is None or not bidding:  # not bidding: placing, or the game is over
-                break
-            bids[seat], spares[seat] = bid
-            played(seat)
-            seat = after[seat]
-            bidding = seat != start  # every player has bid once: the start player places
-            continue
-        card, loc, suit, bit = place
-        if bidding or seat < 0 or loc >= locations:
-            break
-        board = boards[seat]
-        hand = hands[seat]
-        if board[loc] >= 0 or not hand & bit:
-            break
-        setter = follow[loc]
-        if setter < 0:
-            follow[loc] = seat  # the first card on this location sets its follow suit
-        else:
-            lead = boards[setter][loc] >> 4
-            if suit != lead and hand & _SUIT_BITS[lead]:
-                break  # the follow suit must be followed when held
-        hands[seat] = hand ^ bit
-        board[loc] = card
-        played(seat)
-        placed += 1
-        if placed < last:
-            seat = after[seat]
-            continue
-        # The round is full: as _resolve.
-        rows, start = _round_tricks(boards, start, hand_no, round_no, tricks)
-        record += rows
-        boards = [[-1] * locations for _ in range(n)]
-        follow = [-1] * locations
-        placed = 0
-        round_no += 1
-        seat = start
-        if round_no < per_hand:
-            continue
-        scored = _hand_results(hand_no, bids, spares, tricks)
-        results += scored
-        scores = [score + row[5] for score, row in zip(scores, scored)]
-        hand_no += 1
-        round_no = 0
-        tricks, bids, spares = [0] * n, [-1] * n, [False] * n
-        if hand_no == n:
-            seat, bidding = -1, False
-        else:
-            hands = [sum(map(_BITS.__getitem__, hand)) for hand in deal(state.seed, n, hand_no)]
-            bidding = True
-    if not seats:
-        return seats, state
-    deck = _deck(n)
-    return seats, State(
-        players=state.players,
-        seed=state.seed,
-        locations=locations,
-        hand_no=hand_no,
-        start=start,
-        seat=seat,
-        bidding=bidding,
-        hands=tuple([tuple([c for c in deck if hand >> c & 1]) for hand in hands]),
-        bids=tuple(bids),
-        spares=tuple(spares),
-        boards=tuple(map(tuple, boards)),
-        follow=tuple(follow),
-        round_no=round_no,
-        placed=placed,
-        tricks=tuple(tricks),
-        scores=tuple(scores),
-        record=state.record + tuple(record),
-        results=state.results + tuple(results),
-    )
-
-
-#: fast_play's reading of a card on a location: (card, location, suit, the
-#: card's bit); _BITS[card] is that bit and _SUIT_BITS[suit] the bits of a suit.
-_BITS = tuple(1 << card for card in range(64))
-_SUIT_BITS = tuple(0xFFFF << (16 * suit) for suit in range(4))
-_PLAYS = {text: (card, loc, suit, _BITS[card]) for text, (card, loc, suit) in _FAST_PLACES.items()}
 
 
 def _apply_bid(state: State, move: Bid) -> State:
@@ -400,22 +192,14 @@ def _apply_bid(state: State, move: Bid) -> State:
         raise IllegalMoveError(
             f"a bid is 0 to {MAX_BID} tricks: a hand has only {HAND_CARDS} tricks", BIDDING
         )
-    return _bid(state, state.seat, tricks, spare)
-
-
-def _bid(state: State, seat: int, tricks: int, spare: bool) -> State:
-    """The state after a legal bid."""
-    bids = state.bids
-    at_seat = _SET[len(bids)][seat]
-    nxt = seat + 1
-    if nxt == len(bids):
-        nxt = 0
+    seat = state.seat
+    nxt = (seat + 1) % len(state.players)
     # Everyone bids once, clockwise from the start player; then the start
     # player places the first card.
-    return _replace(
+    return replace(
         state,
-        bids=at_seat(bids, tricks),
-        spares=at_seat(state.spares, spare),
+        bids=_put(state.bids, seat, tricks),
+        spares=_put(state.spares, seat, spare),
         seat=nxt,
         bidding=nxt != state.start,
     )
@@ -449,7 +233,7 @@ def _apply_place(state: State, move: Place) -> State:
     board = state.boards[seat]
     if board[loc] >= 0:
         raise IllegalMoveError(
-            f"{_where(loc)} of {state.players[seat]}'s board already holds "
+            f"{location_name(loc)} of {state.players[seat]}'s board already holds "
             f"{CARD_NAMES[board[loc]]}",
             PLACEMENT,
         )
@@ -458,72 +242,26 @@ def _apply_place(state: State, move: Place) -> State:
         suit = state.boards[setter][loc] >> 4
         if card >> 4 != suit and _holds(hand, suit):
             raise IllegalMoveError(
-                f"the follow suit of {_where(loc)} is {SUIT_NAMES[suit]} "
+                f"the follow suit of {location_name(loc)} is {SUIT_NAMES[suit]} "
                 f"(set by {state.players[setter]}'s {CARD_NAMES[state.boards[setter][loc]]}) "
                 f"and {state.players[seat]} holds {SUIT_NAMES[suit]}: follow it there "
                 "or place on another empty location",
                 PLACEMENT,
             )
-    return _place(state, seat, hand, card, loc, setter)
-
-
-# _SET[size][i](t, x): the tuple t of that size with item i replaced by x.
-# Boards, hands, bids and follow suits are rebuilt this way at every move;
-# written out, it is quicker than slicing (this is the validation hot path).
-_SET = {
-    3: (
-        lambda t, x: (x, t[1], t[2]),
-        lambda t, x: (t[0], x, t[2]),
-        lambda t, x: (t[0], t[1], x),
-    ),
-    4: (
-        lambda t, x: (x, t[1], t[2], t[3]),
-        lambda t, x: (t[0], x, t[2], t[3]),
-        lambda t, x: (t[0], t[1], x, t[3]),
-        lambda t, x: (t[0], t[1], t[2], x),
-    ),
-}
-
-
-# _PUT[players][seat](hands, hand, boards, board): the hands and the boards
-# with that seat's hand and board replaced, in one call.
-_PUT = {
-    3: (
-        lambda hs, h, bs, b: ((h, hs[1], hs[2]), (b, bs[1], bs[2])),
-        lambda hs, h, bs, b: ((hs[0], h, hs[2]), (bs[0], b, bs[2])),
-        lambda hs, h, bs, b: ((hs[0], hs[1], h), (bs[0], bs[1], b)),
-    ),
-    4: (
-        lambda hs, h, bs, b: ((h, hs[1], hs[2], hs[3]), (b, bs[1], bs[2], bs[3])),
-        lambda hs, h, bs, b: ((hs[0], h, hs[2], hs[3]), (bs[0], b, bs[2], bs[3])),
-        lambda hs, h, bs, b: ((hs[0], hs[1], h, hs[3]), (bs[0], bs[1], b, bs[3])),
-        lambda hs, h, bs, b: ((hs[0], hs[1], hs[2], h), (bs[0], bs[1], bs[2], b)),
-    ),
-}
-#: _NEXT[players][seat]: the seat clockwise after it.
-_NEXT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
-
-
-def _place(state: State, seat: int, hand: tuple[int, ...], card: int, loc: int,
-           setter: int) -> State:
-    """The state after a legal placement of ``card`` (in ``hand``) on ``loc``."""
-    k = hand.index(card)
-    hands = state.hands
-    n = len(hands)
-    board = state.boards[seat]
-    at_loc = _SET[len(board)][loc]
-    hands, boards = _PUT[n][seat](
-        hands, hand[:k] + hand[k + 1 :], state.boards, at_loc(board, card)
-    )
-    follow = state.follow
-    if setter < 0:
-        # The first card on this location this round takes its pawn: it sets the follow suit.
-        follow = at_loc(follow, seat)
+    hands = _put(state.hands, seat, tuple(c for c in hand if c != card))
+    boards = _put(state.boards, seat, _put(board, loc, card))
+    # The first card on a location this round takes its pawn: it sets the follow suit.
+    follow = _put(state.follow, loc, seat) if setter < 0 else state.follow
     placed = state.placed + 1
-    if placed < n * len(board):
-        return _replace(state, hands=hands, boards=boards, follow=follow, placed=placed,
-                        seat=_NEXT[n][seat])
+    if placed < len(hands) * state.locations:
+        return replace(state, hands=hands, boards=boards, follow=follow, placed=placed,
+                       seat=(seat + 1) % len(hands))
     return _resolve(state, hands, boards)
+
+
+def _put(items: tuple, i: int, value: object) -> tuple:
+    """``items`` with item ``i`` replaced by ``value``."""
+    return items[:i] + (value,) + items[i + 1 :]
 
 
 def _only_location(state: State, card: int) -> int:
@@ -545,118 +283,74 @@ def _only_location(state: State, card: int) -> int:
     )
 
 
-# _STRENGTH[lead suit][card]: what a card is worth in a trick whose lead player
-# played that suit: a trump more than any other card, then the lead suit by
-# rank, any other suit nothing.
-_STRENGTH = tuple(
-    {c: 64 + c if c >> 4 == PINK else c if c >> 4 == lead else 0 for c in CARD_NAMES}
-    for lead in range(4)
-)
-#: _STRENGTHS[lead suit][card]: the same, as a tuple indexed by the card.
-_STRENGTHS = tuple(tuple(by_card.get(c, 0) for c in range(64)) for by_card in _STRENGTH)
+# --- resolving the tricks ------------------------------------------------------------------
+
+
+def strength(card: int, lead_suit: int) -> int:
+    """TRICK RESOLUTION: what a card is worth in a trick whose lead player played
+    ``lead_suit``: a trump more than any other card, then the lead suit by
+    rank, any other suit nothing."""
+    suit = card >> 4
+    if suit == PINK:
+        return 64 + card
+    return card if suit == lead_suit else 0
 
 
 def trick_winner(cards: tuple[int, ...], lead: int) -> int:
     """TRICK RESOLUTION: the highest trump (pink) wins; if none was played, the
     highest card of the suit the lead player played. The follow suit of the
     location plays no role. (Every card is unique: there is never a tie.)"""
-    return cards.index(max(cards, key=_STRENGTH[cards[lead] >> 4].__getitem__))
+    lead_suit = cards[lead] >> 4
+    return cards.index(max(cards, key=lambda card: strength(card, lead_suit)))
 
 
-#: _EMPTY_BOARDS[players][locations]: every board empty.
-_EMPTY_BOARDS = {n: {loc: ((-1,) * loc,) * n for loc in (3, 4)} for n in (3, 4)}
-
-
-def _round_tricks(boards, lead: int, hand_no: int, round_no: int,
-                  tricks: list[int]) -> tuple[list[tuple[int, ...]], int]:
-    """TRICK RESOLUTION of a full round: the record's row of each location's
-    trick, (hand, round, location, lead, winner, card of each seat), and the
-    last winner. The start player ``lead`` leads the first trick, each
-    winner the next; ``tricks`` (per seat) counts the tricks won.
-
-    trick_winner written out for 3 and 4 players (this runs at the end of
-    every round of every log validated); a test compares the two.
-    """
-    rows = []
-    if len(boards) == 3:
-        b0, b1, b2 = boards
-        for loc in range(len(b0)):
-            strength = _STRENGTHS[boards[lead][loc] >> 4]
-            c0, c1, c2 = b0[loc], b1[loc], b2[loc]
-            x, y, z = strength[c0], strength[c1], strength[c2]
-            winner = (0 if x > z else 2) if x > y else (1 if y > z else 2)
-            rows.append((hand_no, round_no, loc, lead, winner, c0, c1, c2))
-            tricks[winner] += 1
-            lead = winner
-    else:
-        b0, b1, b2, b3 = boards
-        for loc in range(len(b0)):
-            strength = _STRENGTHS[boards[lead][loc] >> 4]
-            c0, c1, c2, c3 = b0[loc], b1[loc], b2[loc], b3[loc]
-            winner, best = 0, strength[c0]
-            if strength[c1] > best:
-                winner, best = 1, strength[c1]
-            if strength[c2] > best:
-                winner, best = 2, strength[c2]
-            if strength[c3] > best:
-                winner = 3
-            rows.append((hand_no, round_no, loc, lead, winner, c0, c1, c2, c3))
-            tricks[winner] += 1
-            lead = winner
-    return rows, lead
-
-
-def _hand_results(hand_no: int, bids, spares, tricks) -> list[tuple[int, ...]]:
-    """SCORE CALCULATION of a hand: the results' row of each seat, (hand,
-    seat, bid, spare chip, tricks, points)."""
-    return [
-        (hand_no, p, bid, int(spare), took, hand_points(bid, spare, took))
-        for p, (bid, spare, took) in enumerate(zip(bids, spares, tricks))
-    ]
-
-
-def _resolve(state: State, hands: tuple[tuple[int, ...], ...], boards) -> State:
+def _resolve(state: State, hands: tuple[tuple[int, ...], ...],
+             boards: tuple[tuple[int, ...], ...]) -> State:
     """Every board is full: resolve the tricks location by location. The start
     player leads the first; each trick's winner leads the next; the last
     trick's winner becomes the start player (TRICK RESOLUTION)."""
     n = len(hands)
-    hand_no, round_no = state.hand_no, state.round_no
+    hand_no, round_no, lead = state.hand_no, state.round_no, state.start
     tricks = list(state.tricks)
-    rows, start = _round_tricks(boards, state.start, hand_no, round_no, tricks)
+    rows = []
+    for loc in range(state.locations):
+        cards = tuple(board[loc] for board in boards)
+        winner = trick_winner(cards, lead)
+        rows.append((hand_no, round_no, loc, lead, winner, *cards))
+        tricks[winner] += 1
+        lead = winner
     record = state.record + tuple(rows)
-    locations = state.locations
-    empty_boards = _EMPTY_BOARDS[n][locations]
-    no_follow = empty_boards[0]
+    empty_boards = ((-1,) * state.locations,) * n
     round_no += 1
-    if round_no < HAND_CARDS // locations:  # rounds(locations)
-        return _replace(
+    if round_no < rounds(state.locations):
+        return replace(
             state,
             hands=hands,
             boards=empty_boards,
-            follow=no_follow,
+            follow=(-1,) * state.locations,
             round_no=round_no,
             placed=0,
             tricks=tuple(tricks),
             record=record,
-            start=start,
-            seat=start,
+            start=lead,
+            seat=lead,
         )
     # SCORE CALCULATION, then the next hand (or the end of the game).
-    scored = _hand_results(hand_no, state.bids, state.spares, tricks)
-    scores = tuple([score + row[5] for score, row in zip(state.scores, scored)])
+    scored = hand_results(hand_no, state.bids, state.spares, tricks)
+    scores = tuple(score + row[5] for score, row in zip(state.scores, scored))
     hand_no += 1
     over = hand_no == n
-    return _replace(
+    return replace(
         state,
         hand_no=hand_no,
-        start=start,
-        seat=-1 if over else start,
+        start=lead,
+        seat=-1 if over else lead,
         bidding=not over,
         hands=hands if over else deal(state.seed, n, hand_no),
         bids=(-1,) * n,
         spares=(False,) * n,
         boards=empty_boards,
-        follow=no_follow,
+        follow=(-1,) * state.locations,
         round_no=0,
         placed=0,
         tricks=(0,) * n,
@@ -672,6 +366,16 @@ def hand_points(bid: int, spare: bool, tricks: int) -> int:
     if spare:
         return tricks if tricks in (bid, bid + 1) else 0
     return 2 * tricks if tricks == bid else 0
+
+
+def hand_results(hand_no: int, bids: Sequence[int], spares: Sequence[bool],
+                 tricks: Sequence[int]) -> list[tuple[int, ...]]:
+    """SCORE CALCULATION of a hand: the results' row of each seat, (hand,
+    seat, bid, spare chip, tricks, points)."""
+    return [
+        (hand_no, p, bid, int(spare), took, hand_points(bid, spare, took))
+        for p, (bid, spare, took) in enumerate(zip(bids, spares, tricks))
+    ]
 
 
 # --- scoring -----------------------------------------------------------------------------
@@ -769,7 +473,7 @@ def _scored(bid: int, spare: bool, tricks: int) -> str:
 
 
 # Every scoring of a hand in words, by (bid, spare chip, tricks taken).
-_SCORED = {
+_SCORED: dict[tuple[int, int, int], str] = {
     (bid, spare, tricks): _scored(bid, spare, tricks)
     for bid in range(MAX_BID + 1)
     for spare in (False, True)
@@ -790,7 +494,7 @@ def standing(state: State) -> Outcome:
     over = state.seat < 0
     scores = state.scores
     seats = sorted(range(n), key=scores.__getitem__, reverse=True)  # stable: ties in seat order
-    places = {}
+    places: dict[int, int] = {}
     for i, p in enumerate(seats):
         # Tied players share a place; the next place skips as many as shared it.
         places[p] = places[seats[i - 1]] if i and scores[p] == scores[seats[i - 1]] else i + 1
@@ -828,8 +532,8 @@ def standing(state: State) -> Outcome:
             + ("-" if state.bids[p] < 0 else bid_text(state.bids[p], state.spares[p]))
             for p in range(n)
         )
-        tricks = ", ".join(f"{players[p]} {state.tricks[p]}" for p in range(n))
-        details.append(f"hand {state.hand_no + 1} of {n} in play: bids {bids}; tricks {tricks}")
+        took = ", ".join(f"{players[p]} {state.tricks[p]}" for p in range(n))
+        details.append(f"hand {state.hand_no + 1} of {n} in play: bids {bids}; tricks {took}")
     return Outcome(
         standings=tuple(
             Standing(player=players[p], score=scores[p], place=places[p]) for p in seats
@@ -841,7 +545,6 @@ def standing(state: State) -> Outcome:
 
 def outcome(state: State) -> Outcome | None:
     return standing(state) if state.seat < 0 else None
-
 
 
 # --- views -----------------------------------------------------------------------------
@@ -894,9 +597,6 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     tricks_played: tuple[Trick, ...]  # this hand's tricks, or the last hand's before any
     results: tuple[HandResult, ...]
 
-
-
-VIEW = View  # the type of a view, to read one back from a view file
 
 def view(state: State, seat: int | None) -> View:
     n = len(state.players)
@@ -959,6 +659,64 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
+def consistent(v: View, params: Mapping[str, Value], seed: str) -> State:
+    """A state ``v`` could have been cut from: what the view shows as it is,
+    and the hands the viewer cannot see dealt from ``seed`` out of the cards
+    of this hand that the view does not show (a spectator sees no hand).
+    Tricks of earlier hands are not in a view: the state's record holds
+    only those the view shows; later hands are dealt from ``seed``."""
+    players = v.players
+    n = len(players)
+    seat = None if v.viewer is None else players.index(v.viewer)
+    over = v.phase == "over"
+    hand_no = v.hand if over else v.hand - 1
+    boards = tuple(tuple(-1 if c is None else CARDS[c] for c in board) for board in v.boards)
+    record = tuple(
+        (t.hand - 1, t.round - 1, t.location - 1, players.index(t.lead),
+         players.index(t.winner), *(CARDS[c] for c in t.cards))
+        for t in v.tricks_played
+    )
+    mine = () if v.my_cards is None else tuple(sorted(CARDS[c] for c in v.my_cards))
+    # Every card is dealt at the start of a hand: those the view does not show
+    # are in the hands it does not show.
+    shown = set(mine) | {c for board in boards for c in board if c >= 0}
+    shown |= {c for row in record if row[0] == hand_no for c in row[5:]}
+    pool = shuffled(seed, "consistent", [c for c in deck(n) if c not in shown])
+    hands = []
+    for p, count in enumerate(v.cards_in_hand):
+        if p == seat:
+            hands.append(mine)
+        else:
+            hands.append(tuple(sorted(pool[:count])))
+            pool = pool[count:]
+    bids = tuple(-1 if b is None else int(b.rstrip("+")) for b in v.bids)
+    return State(
+        players=players,
+        seed=seed,
+        locations=v.locations,
+        hand_no=hand_no,
+        start=players.index(v.start_player),
+        seat=-1 if v.to_move is None else players.index(v.to_move),
+        bidding=v.phase == "bidding",
+        hands=tuple(hands),
+        bids=bids,
+        spares=tuple(b is not None and b.endswith("+") for b in v.bids),
+        boards=boards,
+        follow=tuple(-1 if p is None else players.index(p) for p in v.follow_set_by),
+        round_no=v.round - 1 if v.phase == "placement" else 0,
+        placed=sum(c >= 0 for board in boards for c in board),
+        tricks=v.tricks,
+        scores=v.scores,
+        record=record,
+        results=tuple(
+            (r.hand - 1, p, int(r.bids[p].rstrip("+")), int(r.bids[p].endswith("+")),
+             r.tricks[p], r.points[p])
+            for r in v.results
+            for p in range(n)
+        ),
+    )
+
+
 def redeal(state: State, seat: int | None, seed: str) -> State:
     """The other players' hands shuffled together and dealt back in their sizes."""
     n = len(state.players)
@@ -968,6 +726,6 @@ def redeal(state: State, seat: int | None, seed: str) -> State:
     for p in others:
         k = len(hands[p])
         hands[p], pool = tuple(sorted(pool[:k])), pool[k:]
-    return _replace(state, hands=tuple(hands))
+    return replace(state, hands=tuple(hands))
 
 

@@ -122,7 +122,8 @@ def _board(v: View, style: Style) -> tuple[list[str], list[str]]:
                      *[[h] for h in numbers]]]
         for p, name in enumerate(v.players):
             mark = (arrow if v.to_move == name else " ") + ("*" if v.start_player == name else " ")
-            bid = v.bids[p] if v.bids[p] is not None else "-"
+            said = v.bids[p]
+            bid = "-" if said is None else said
             rows.append([[mark + name], *[[_paint_card(c, style)] if c else [] for c in v.boards[p]],
                          [bid], [str(v.tricks[p])], [str(v.scores[p])], [str(v.cards_in_hand[p])]])
         follow: list[Cell] = [["follow"]]

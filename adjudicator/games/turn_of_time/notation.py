@@ -7,27 +7,11 @@ The grammar, the canonical spelling and the tolerant input are specified in
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ...errors import NotationError
-from .rules import (
-    _NORDERS,
-    _ORDER_ID,
-    _SIG_E,
-    _SIG_N,
-    _SIG_S,
-    _SIG_W,
-    _SIGS,
-    _SQUARE_INDEX,
-    DIRS,
-    NEIGHBOURS,
-    NOTATION,
-    Move,
-    State,
-    _choose,
-    _text,
-    _written,
-)
+from .cards import DIRS, SQUARE_INDEX, Move, kind
+from .rules import NOTATION, State, around, meet, neighbours, outcomes, spell, ways
 
 _SEASON_WORDS = {
     "spring": 0, "sp": 0,
@@ -38,7 +22,7 @@ _SEASON_WORDS = {
 _S = "(" + "|".join(sorted(_SEASON_WORDS, key=len, reverse=True)) + ")"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A move, and half a move (one season), compiled when first needed, not
     at import: replaying a log in canonical notation reads no move this way."""
@@ -48,7 +32,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State | None, text: str) -> Move:
     """Read a move; case, spaces and a few separators are forgiven.
 
     >>> parse_move(None, "FaSp-c3:nw")
@@ -72,7 +56,7 @@ def _parse(text: str) -> Move:
             hint = "expected the face and back seasons, then the square, as in FaSp-c3 or FaSp-c3:nw"
         raise NotationError(f"cannot read this as a move: {hint} ({NOTATION})")
     face, back = _SEASON_WORDS[m[1]], _SEASON_WORDS[m[2]]
-    square = _SQUARE_INDEX.get(m[3] + m[4])
+    square = SQUARE_INDEX.get(m[3] + m[4])
     if square is None:
         raise NotationError(
             f"no square {m[3]}{m[4]}: squares run from a1 to g7 with the first card on d4 ({NOTATION})"
@@ -91,46 +75,28 @@ def _parse(text: str) -> Move:
     return Move(face, back, square, order)
 
 
-
-
-# (code * _NORDERS + order id) * _SIGS + signature -> canonical code and order suffix
-_SPELLED: dict[int, tuple[int, str]] = {}
-
-
 def format_move(state: State, move: Move) -> str:
     """The canonical notation: the way of reaching the move's result that is
-    written first (see ``_choose``); an impossible move is written as typed."""
-    face, back, sq, order = move
-    board = state.board
-    oid = _ORDER_ID.get(order)
-    if oid is not None:
-        text = _written(board, face * 4 + back, sq, oid)
-        if text is not None:
-            return text  # written canonically already
-    n, e, s, w = NEIGHBOURS[sq]
-    sig = _SIG_N[board[n]] + _SIG_E[board[e]] + _SIG_S[board[s]] + _SIG_W[board[w]]
-    if oid is None:  # an order no move can have (a direction twice): written as typed
-        code, suffix = _canonical(face, back, order, sig)
-        return _text(code, sq) + suffix
-    key = ((face * 4 + back) * _NORDERS + oid) * _SIGS + sig
-    spelled = _SPELLED.get(key)
-    if spelled is None:
-        if len(_SPELLED) > 200_000:  # bound the memory a stream of odd logs can take
-            _SPELLED.clear()
-        spelled = _SPELLED[key] = _canonical(face, back, order, sig)
-    code, suffix = spelled
-    return _text(code, sq) + suffix
+    written first (see :func:`rules.ways`); a move whose result is not
+    settled (an order of meetings that is needed and missing, or that does
+    not name each neighbour once) is written as typed."""
+    face, back, square, order = move
+    cards = around(state.board, square)
+    code = face * 4 + back
+    if order:
+        if sorted(order) != list(neighbours(cards)):
+            return spell(face, back, square, order)
+        result = meet(code, cards, order)
+    else:
+        results = outcomes(code, cards)
+        if len(results) > 1:
+            return spell(face, back, square, order)
+        result = next(iter(results))
+    shown, order = ways(kind(face, back), cards)[result]
+    return spell(shown, face + back - shown, square, order)
 
 
-def _canonical(
-    face: int, back: int, order: tuple[int, ...], sig: int
-) -> tuple[int, str]:
-    """The card code and order suffix of the canonical spelling (memoised above)."""
-    kind = face * 4 + back if face <= back else back * 4 + face
-    ch = _choose(kind, sig)
-    meet = ch.meets[face]
-    res = meet.result.get(order or meet.dirs)
-    if res is not None and (order or len(meet.reps) == 1):
-        face, order = ch.canon[res]
-        back = (kind >> 2) + (kind & 3) - face
-    return face * 4 + back, (":" + "".join(DIRS[d] for d in order)) if order else ""
+def spell_refused(state: State, move: Move) -> str:
+    """A refused move as typed: its card with the face named first, its
+    square and the order of meetings it names."""
+    return spell(*move)

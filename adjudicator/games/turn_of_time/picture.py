@@ -14,10 +14,12 @@ text only: the square it placed a card on is framed.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...drawing import HIGHLIGHT, INK, MUTED, Canvas, picture
 from ...engine import Scene
-from .rules import FILES, SEASON_NAMES, SEASONS, View
+from .cards import FILES, SEASON_NAMES, SEASONS
+from .rules import View
 
 #: One colour per season, kept apart from the seats' colours: leaf green,
 #: yellow, sienna, ice blue; and the ink of a season code written on it.
@@ -37,6 +39,11 @@ LEGEND = (
     "placed by the last move.",
 )
 _SQUARE = re.compile(r"-([a-g][1-7])(?::|$)")
+
+
+def css(name: str) -> dict[str, Any]:
+    """The attributes of an element of CSS class ``name`` (``class`` is a keyword)."""
+    return {"class": name}
 
 
 def draw(v: View, scene: Scene) -> str:
@@ -75,7 +82,7 @@ def _extent(v: View) -> tuple[list[int], list[int]]:
 
 def _table(c: Canvas, v: View, scene: Scene, cols: list[int], rows: list[int],
            last: str | None) -> None:
-    grid = c.group(**{"class": "grid"})
+    grid = c.group(**css("grid"))
     for i, col in enumerate(cols):
         c.text(LEFT + i * CELL + CELL / 2, TOP + len(rows) * CELL + 20, FILES[col],
                size=14, anchor="middle", fill=MUTED, parent=grid)
@@ -92,7 +99,7 @@ def _table(c: Canvas, v: View, scene: Scene, cols: list[int], rows: list[int],
                 _card(c, x, y, card, square, grid, highlight=square == last)
             elif square in v.open:
                 spot = c.rect(x + 4, y + 4, CARD - 8, CARD - 8, stroke=MUTED, rx=6,
-                              stroke_dasharray="5 4", parent=grid, **{"class": "open"})
+                              stroke_dasharray="5 4", parent=grid, **css("open"))
                 c.title(spot, f"{square}: the next card may go here")
                 c.text(x + CARD / 2, y + CARD / 2 + 5, square, size=13, anchor="middle",
                        fill=MUTED, parent=grid)
@@ -103,7 +110,7 @@ def _card(c: Canvas, x: float, y: float, card: str, square: str, parent, *,
           highlight: bool) -> None:
     """A card on the table: its face season large, its back in a strip below."""
     face, back = SEASONS.index(card[:2]), SEASONS.index(card[2:])
-    g = c.group(parent, **{"class": "card"})
+    g = c.group(parent, **css("card"))
     c.title(g, f"{square}: {SEASON_NAMES[face]} face up, {SEASON_NAMES[back]} on the back"
             + (" (a single season card)" if face == back else ""))
     strip = 22
@@ -121,13 +128,13 @@ def _card(c: Canvas, x: float, y: float, card: str, square: str, parent, *,
            parent=g)
     if highlight:
         c.rect(x - 3, y - 3, CARD + 6, CARD + 6, stroke=HIGHLIGHT, width=4, rx=9,
-               parent=g, **{"class": "last"})
+               parent=g, **css("last"))
 
 
 def _mini(c: Canvas, x: float, y: float, card: str, parent) -> None:
     """A card in a hand: its two seasons, the player's own first."""
     first, second = SEASONS.index(card[:2]), SEASONS.index(card[2:])
-    g = c.group(parent, **{"class": "hand-card"})
+    g = c.group(parent, **css("hand-card"))
     c.title(g, f"{SEASON_NAMES[first]} / {SEASON_NAMES[second]}")
     half = MINI_H / 2
     c.rect(x, y, MINI_W, half, fill=SEASON_TINTS[first], stroke=None, parent=g)
@@ -143,7 +150,7 @@ def _panel(c: Canvas | None, v: View, scene: Scene) -> float:
     """The column beside the grid: seasons, then hands (or the solo deck).
     Drawn on ``c`` unless it is None; its height either way."""
     x, y = PANEL, TOP + 14
-    g = None if c is None else c.group(**{"class": "panel"})
+    g = None if c is None else c.group(**css("panel"))
 
     def text(tx: float, ty: float, content: str, **kw) -> None:
         if c is not None:
@@ -188,7 +195,7 @@ def _panel(c: Canvas | None, v: View, scene: Scene) -> float:
                 _mini(c, x, y + 8, v.drawn, g)
                 for k in range(min(v.deck, 4)):  # a face-down stack
                     c.rect(x + 130 + 3 * k, y + 8 - 2 * k, MINI_W, MINI_H, fill="#a9a9a9",
-                           stroke="#6f6f6f", rx=3, parent=g, **{"class": "face-down"})
+                           stroke="#6f6f6f", rx=3, parent=g, **css("face-down"))
             text(x + 180, y + 36, f"{v.deck} face down", size=13)
             y += MINI_H + 16
         return y

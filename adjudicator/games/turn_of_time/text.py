@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ...engine import Style
-from .rules import _SQUARE_INDEX, CENTRE, FILES, SEASON_NAMES, SEASONS, SIZE, SQUARES, View
+from .cards import CENTRE, FILES, SEASON_NAMES, SEASONS, SIZE, SQUARE_INDEX, SQUARES
+from .rules import View
 
 _COLOURS = ("32", "33", "31", "36")  # Spring green, Summer yellow, Fall red, Winter cyan
 WIDTH = 72  # columns: every line fits a mail message
@@ -20,8 +21,8 @@ def _paint_card(card: str, style: Style) -> str:
 def render(v: View, style: Style) -> str:
     """The table as a grid of the squares still in play, then the tally of the
     seasons and the hands; every line at most 72 columns."""
-    cells = {_SQUARE_INDEX[sq]: card for sq, card in v.board.items()}
-    open_ = {_SQUARE_INDEX[s] for s in v.open}
+    cells = {SQUARE_INDEX[sq]: card for sq, card in v.board.items()}
+    open_ = {SQUARE_INDEX[s] for s in v.open}
     # The cards and the squares open to the next card; at least d4.
     shown = set(cells) | open_ or {CENTRE}
     r_lo, r_hi = min(i // SIZE for i in shown), max(i // SIZE for i in shown)
@@ -59,14 +60,14 @@ def render(v: View, style: Style) -> str:
     owner = {s: v.players[p] for p, seasons in enumerate(v.seasons) for s in seasons}
     lines.append("Season  Face up  Largest group" + ("" if solo else "  Played by"))
     for i, s in enumerate(SEASONS):
-        row = (
+        line = (
             f"{style.paint(f'{SEASON_NAMES[i]:<6}', _COLOURS[i])}  {v.face_up[s]:>7}"
             f"  {v.largest_group[s]:>13}"
         )
-        lines.append(row if solo else f"{row}  {owner.get(s, 'nobody')}")
+        lines.append(line if solo else f"{line}  {owner.get(s, 'nobody')}")
     lines.append("")
-    if solo:
-        goal = GOALS[v.goal] if v.goal in GOALS else v.goal
+    if v.goal is not None:  # solo
+        goal = GOALS.get(v.goal, v.goal)
         lines.append(f"Goal: {v.goal} ({goal})")
         if v.drawn is not None:
             lines.append(f"Drawn card: {_paint_card(v.drawn, style)} ({v.deck} left in the deck)")

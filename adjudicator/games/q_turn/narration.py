@@ -1,116 +1,18 @@
-"""Q-Turn by mail: what a move did, told from a player's views
-(:func:`narrate`), and the listed move a player typed, read from their view
-and their list alone (:func:`read_listed`).
+"""Q-Turn's narration: what a move did, told from two views of the public
+board (the engine's Narration layer).
 
 Nothing in a view is hidden from anybody but the kinds of the face-down
-disks, and nothing a player can type reads differently with another disk
-under a face-down one (ruling R6): so a move typed into a view file is read,
-and refused, exactly as the log reads it, by the rules themselves, on a
-position rebuilt from the view with every face-down disk taken for a One-Way
-Arrow (a stand-in no answer depends on).
+disks, and no sentence names one before it is revealed: so everybody is
+told the same, whatever lies face down.
 """
 
 from __future__ import annotations
 
-from ...errors import MoveError, NotationError
-from .notation import format_move, parse_move
+from .notation import parse_move
 from .rules import (
-    ARROWS, AXES, BOUNCE, D, DIR_NAMES, DIRS, GO, KIND_LETTERS, KIND_NAMES, O, ORIENT, SQUARES,
-    STEP, Move, State, View, _SQUARE_INDEX, apply,
+    ARROWS, AXES, BOUNCE, D, DIR_NAMES, DIRS, GO, KIND_LETTERS, KIND_NAMES, ORIENT, SQUARE_INDEX,
+    SQUARES, STEP, View,
 )  # fmt: skip
-
-#: How a refusal of a readable move ends: the move, spelled, comes first, and
-#: the rules' own reason after it.
-NOT_LISTED = "is not one of your legal moves"
-
-
-# --- reading a move typed into a view file -------------------------------------------
-
-
-def position(view: View) -> State:
-    """A position that shows exactly what ``view`` shows. The kinds of the
-    face-down disks, which nobody sees, are One-Way Arrows here: no legal
-    move, reading or refusal depends on them (notation/q-turn.md, R6)."""
-    kinds, faces = [], []
-    for sq in SQUARES:
-        code = view.disks[sq]
-        if code == "?":
-            kinds.append(O)
-            faces.append(-1)
-            continue
-        kind = KIND_LETTERS.index(code[0])
-        kinds.append(kind)
-        # A disk just revealed ("D", "O") points north until its player orients it.
-        way = code[2:]
-        faces.append((AXES if kind == D else DIRS).index(way) if way else 0)
-    players = tuple(view.players)
-    n = len(players)
-    seat = -1 if view.to_move is None else players.index(view.to_move)
-
-    def squares(names) -> tuple[int, ...]:
-        return tuple(-1 if sq is None else _SQUARE_INDEX[sq] for sq in names)
-
-    return State(
-        players=players,
-        round_limit=view.round_limit,
-        kinds=tuple(kinds),
-        faces=tuple(faces),
-        tokens=squares(view.tokens),
-        homes=squares(view.homes),
-        reached=tuple(view.reached),
-        seat=seat,
-        orienting=view.orienting is not None,
-        # Seat k plays the k-th turn of each round (turns go in seat order).
-        turns=(view.round - 1) * n + max(seat, 0),
-        winner=-1 if view.winner is None else players.index(view.winner),
-    )
-
-
-def read_listed(view: View, listed: tuple[str, ...], text: str) -> str:
-    """The listed move (canonical notation) the player to move typed as ``text``.
-
-    Every spelling :func:`parse_move` takes, read as the log reads it: a
-    turn of a Q-Turner is no turn, ``N`` on a Double Arrow is ``NS``, the
-    square of a bounce is checked and dropped. A move that reads but is not
-    listed is refused with the rules' reason; text that does not read, with
-    the notation's.
-
-    >>> from adjudicator.games import q_turn as g
-    >>> start = g.setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
-    >>> listed = tuple(g.format_move(start, m) for m in g.legal_moves(start))
-    >>> read_listed(g.view(start, 0), listed, " D4 ")
-    'd4'
-    >>> read_listed(g.view(start, 0), listed, "b2")
-    Traceback (most recent call last):
-    ...
-    adjudicator.errors.NotationError: b2 is not one of your legal moves: your first move \
-enters the board on a free corner: a1, d1, a4 or d4 (Q-Turn: Setup and Start)
-    """
-    if text in listed:
-        return text
-    move = parse_move(None, text)  # raises as the log's reader does
-    state = position(view)
-    canonical = format_move(state, move)
-    try:
-        apply(state, move)
-    except MoveError as e:
-        raise NotationError(f"{spelled(move, canonical)} {NOT_LISTED}: {e.reason}",
-                            e.clause) from None
-    if canonical in listed:
-        return canonical
-    # Legal as far as the view tells, but not on the list: the list was edited.
-    raise NotationError(f"{canonical} {NOT_LISTED} ({len(listed)} listed)")
-
-
-def spelled(move: Move, canonical: str) -> str:
-    """A refused move as its player meant it: canonical, but a bounce keeps the
-    square it named (which is what is wrong with it)."""
-    if move.action == BOUNCE and move.arg >= 0:
-        return f"bounce off {SQUARES[move.arg]}" + canonical.removeprefix("bounce")
-    return canonical
-
-
-# --- narrating a move ----------------------------------------------------------------
 
 
 def _disk(code: str) -> str:
@@ -161,7 +63,7 @@ def _bounced_off(before: View, seat: int) -> str:
     way = code[2:]
     face = (AXES if kind == D else DIRS).index(way) if way else 0
     at = {sq: before.players[p] for p, sq in enumerate(before.tokens) if sq is not None}
-    near = [SQUARES[s] for d in ARROWS[kind][face] if (s := STEP[_SQUARE_INDEX[here]][d]) >= 0]
+    near = [SQUARES[s] for d in ARROWS[kind][face] if (s := STEP[SQUARE_INDEX[here]][d]) >= 0]
     off = [f"{at[sq]}'s token on {sq}" for sq in near if sq in at]
     return off[0] if len(off) == 1 else "a token (" + " or ".join(off) + ")"
 
@@ -171,9 +73,10 @@ def narrate(before: View, after: View, by: int, move: str) -> str:
     board: where the token went, which disk was revealed and how it was
     oriented, which disks turned, the far corner reached, the win.
 
-    >>> from adjudicator.games import q_turn as g
-    >>> start = g.setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
-    >>> print(narrate(g.view(start, None), g.view(g.fast_apply(start, "d4"), None), 0, "d4"))
+    >>> from adjudicator.games.q_turn import rules
+    >>> start = rules.setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
+    >>> after = rules.apply(start, parse_move(start, "d4"))
+    >>> print(narrate(rules.view(start, None), rules.view(after, None), 0, "d4"))
     enters the board on d4, their starting corner, and reveals a Double Arrow, which they \
 orient next
     """

@@ -1,25 +1,17 @@
-"""Turn of Time by mail: a move told as one viewer saw it (``narrate``), and
-the tolerant reader of a refereed player's view file (``read_listed``).
+"""Turn of Time: a move told as one viewer saw it (:func:`narrate`).
 
-Both work from views alone, never from a state, so neither can tell a
-player what they may not see. In Turn of Time that is little (R10: only the
-order of the solo deck is hidden), but the reader still knows only the
-player's view and listed moves, and says why a move that reads well is not
-among them in the words ``apply`` would use.
-
-The meetings of 5.2/5.3 are worked out here again, from the rule text (R1:
-a season flips the one before it in the year, opposites flip each other;
-R3: the placed card meets each neighbour once, with its new face once it
-has flipped, and no chain reactions), on the cards a view shows.
+It works from views alone, never from a state, so it cannot tell a player
+what they may not see (in Turn of Time that is little, R10: only the order
+of the solo deck is hidden). The meetings of 5.2/5.3 are told one by one,
+with the rules' :func:`rules.flips`, on the cards the view before the move
+shows.
 """
 
 from __future__ import annotations
 
-from itertools import permutations
-
-from ...errors import AmbiguousMoveError, NotationError
+from .cards import FILES, SEASON_NAMES as NAMES, SEASONS, SQUARES
 from .notation import parse_move
-from .rules import DIRS, FILES, SEASON_NAMES as NAMES, SEASONS, SQUARES, TITLE, View
+from .rules import View, flips
 
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # n, e, s, w as (file, rank) steps
 
@@ -33,11 +25,6 @@ def _card(text: str) -> Card:
 
 def _name(card: Card) -> str:
     return SEASONS[card[0]] + SEASONS[card[1]]
-
-
-def _kind(card: Card) -> Card:
-    """The card as held in a hand: its two seasons, whichever is up."""
-    return (card[0], card[1]) if card[0] <= card[1] else (card[1], card[0])
 
 
 def _neighbour(square: str, d: int) -> str | None:
@@ -55,12 +42,6 @@ def _around(board: dict[str, str], square: str) -> dict[int, tuple[str, Card]]:
     return out
 
 
-def _flips(x: int, y: int) -> bool:
-    """4 (R1): a card showing season ``x`` flips one showing ``y``: the season
-    after it in the year, or the opposite season."""
-    return (x - y) % 4 in (1, 2)
-
-
 def _turn(card: Card) -> Card:
     return card[1], card[0]
 
@@ -72,12 +53,12 @@ class _Step:
 
     def __init__(self, d: int, square: str, mine: Card, theirs: Card) -> None:
         self.d, self.square, self.mine, self.theirs = d, square, mine, theirs
-        self.me = _flips(theirs[0], mine[0])  # the placed card is flipped
-        self.them = _flips(mine[0], theirs[0])  # the neighbour is flipped
+        self.me = flips(theirs[0], mine[0])  # the placed card is flipped
+        self.them = flips(mine[0], theirs[0])  # the neighbour is flipped
 
 
 def _meet(
-    card: Card, around: dict[int, tuple[str, Card]], order
+    card: Card, around: dict[int, tuple[str, Card]], order: tuple[int, ...]
 ) -> tuple[Card, dict[int, Card], list[_Step]]:
     """5.2/5.3: ``card`` placed meets the neighbours in ``order``: the card it
     ends as, each neighbour after, and the meetings."""
@@ -93,109 +74,6 @@ def _meet(
         if step.me:
             cur = _turn(cur)
     return cur, after, steps
-
-
-def _outcome(card: Card, around: dict[int, tuple[str, Card]], order) -> tuple:
-    """What the table looks like around the square after the move: the placed
-    card and each neighbour (a turned single card is the same card, R2)."""
-    cur, after, _ = _meet(card, around, order)
-    return (cur, tuple(sorted(after.items())))
-
-
-# --- read_listed ---------------------------------------------------------------------
-
-
-def _spelled(card: Card, square: str, order: tuple[int, ...]) -> str:
-    text = f"{_name(card)}-{square}"
-    return text + ":" + "".join(DIRS[d] for d in order) if order else text
-
-
-def _refuse(spelled: str, reason: str, clause: str) -> NotationError:
-    return NotationError(f"{spelled} is not one of your legal moves: {reason}", f"{TITLE} {clause}")
-
-
-def read_listed(view: View, listed: tuple[str, ...], text: str) -> str:
-    """The listed move ``text`` names, read as ``parse_move`` reads it and
-    resolved on the player's view: ``fall/spring e5 sw`` is ``FaSp-e5:sw``,
-    and ``FaSp-e5:ws`` is ``SpFa-e5:ws`` when that leaves the same table.
-
-    Raises NotationError (the text does not read as a move, or names no
-    listed move: then the reason ``apply`` would give, with its clause) or
-    AmbiguousMoveError (the order of meetings is needed, with the choices).
-    """
-    move = parse_move(None, text)  # a move reads the same in every position
-    card: Card = (move.face, move.back)
-    square = SQUARES[move.square]
-    order = tuple(move.order)
-    spelled = _spelled(card, square, order)
-    if spelled in listed:
-        return spelled
-    if view.to_move is None:
-        raise _refuse(spelled, "the game is over: all 16 cards are on the table", "6")
-    if view.drawn is not None:  # solo: the card drawn (7)
-        drawn = _card(view.drawn)
-        if _kind(drawn) != _kind(card):
-            raise _refuse(spelled, f"the card drawn is {view.drawn}, not {_name(card)}", "7")
-    else:
-        hand = view.hands[view.players.index(view.to_move)]
-        if _kind(card) not in {_kind(_card(c)) for c in hand}:
-            raise _refuse(spelled, f"{view.to_move} holds no {_name(card)} card", "3")
-    board = view.board
-    if square in board:
-        raise _refuse(spelled, f"{square} already holds a card", "5.1")
-    around = _around(board, square)
-    if not board:
-        if square != "d4":
-            raise _refuse(
-                spelled, "the first card goes on d4, the centre of the notation's frame", "5.1a"
-            )
-    else:
-        if not around:
-            raise _refuse(spelled, f"{square} is not adjacent to any card", "5.1a")
-        files = [FILES.index(q[0]) for q in (*board, square)]
-        ranks = [int(q[1:]) for q in (*board, square)]
-        rows, cols = max(ranks) - min(ranks) + 1, max(files) - min(files) + 1
-        if rows > 4 or cols > 4:
-            raise _refuse(
-                spelled,
-                f"a card on {square} would spread the cards over {rows} rows and {cols} "
-                "columns, more than a 4x4 grid",
-                "5.1b",
-            )
-    dirs = tuple(sorted(around))
-    if order:
-        if sorted(order) != list(dirs):
-            named = ", ".join(DIRS[d] for d in dirs) or "none"
-            raise _refuse(
-                spelled,
-                "the order of meetings must name each neighbouring card once "
-                f"(neighbours of {square}: {named})",
-                "5.2",
-            )
-        wanted = _outcome(card, around, order)
-    else:
-        # The first order (n, e, s, w taken in that order) of each outcome.
-        results: dict[tuple, tuple[int, ...]] = {}
-        for perm in permutations(dirs):
-            results.setdefault(_outcome(card, around, perm), perm)
-        wanted = next(iter(results))
-    found: dict[tuple, str] = {}
-    for m in listed:
-        lm = parse_move(None, m)
-        if SQUARES[lm.square] == square and _kind((lm.face, lm.back)) == _kind(card):
-            found[_outcome((lm.face, lm.back), around, tuple(lm.order) or dirs)] = m
-    if not order and len(results) > 1:
-        options = tuple(found[res] for res in results if res in found)
-        raise AmbiguousMoveError(
-            "the order of meetings changes the outcome; add it: " + " or ".join(options),
-            f"{TITLE} 5.2",
-            options,
-        )
-    if wanted in found:
-        return found[wanted]
-    raise NotationError(  # not reached while the view and the list agree
-        f"{spelled} is not one of your legal moves ({len(listed)} listed)", f"{TITLE} 5"
-    )
 
 
 # --- narrate ---------------------------------------------------------------------------
@@ -277,8 +155,8 @@ def _two_players(view: View, counts: list[int], groups: list[int], owner: list[i
     carry): the points are told when both readings give the same."""
     drawn = {}
     for seat, seasons in enumerate(view.seasons):
-        for k, s in enumerate(seasons):
-            drawn[SEASONS.index(s)] = 2 * k + seat  # seat 0 drew 1st and 3rd
+        for k, name in enumerate(seasons):
+            drawn[SEASONS.index(name)] = 2 * k + seat  # seat 0 drew 1st and 3rd
     readings = set()
     for turn in (lambda s: drawn[s], lambda s: (owner[s], drawn[s])):
         ranked = sorted(range(4), key=lambda s: (-counts[s], -groups[s], turn(s)))
@@ -296,9 +174,9 @@ def _two_players(view: View, counts: list[int], groups: list[int], owner: list[i
                 names = [NAMES[s] for s in tied]
                 ties.append(", ".join(names[:-1]) + " and " + names[-1])
         return f"{'; '.join(ties)} tie on cards and group: turn order decides"
-    (totals, order), = readings
-    text = ", ".join(f"{view.players[p]} {totals[p]} points" for p in order)
-    if totals[0] == totals[1]:
+    (points, order), = readings
+    text = ", ".join(f"{view.players[p]} {points[p]} points" for p in order)
+    if points[0] == points[1]:
         text += f" ({view.players[order[0]]} holds the higher-ranked season)"
     return text
 

@@ -1,0 +1,330 @@
+"""Turn of Time: the unchecked paths, for speed only (the engine's Accelerator).
+
+Validating a log calls :func:`fast_play` once (:func:`fast_apply` text after
+text, building only the last state), and self-play calls
+:func:`fast_step` on each move ``legal_moves`` lists. Each plays a move
+only if it is written (or listed) in canonical form and is legal: every
+check of ``rules.apply``, in its cheapest form, read from the tables of
+``tables.py``; anything else is left to the checked path, which says what
+is wrong. The tests hold every function here to parse, apply and format,
+move by move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from msgspec.structs import replace
+
+from . import tables
+from .cards import CARDS, CENTRE, FLIPPED, KIND, NEIGHBOURS, OFF, ROW_COL, SIZE, Move
+from .rules import State
+from .tables import CLASS, ORDER_AT, ORDER_ID, ORDER_PARTS, REL_INDEX, RESULTS, ROW, SIGS, SUFFIX
+
+# A move text in canonical form read back: (kind, the first entry of its
+# relative card's rows in tables.ROW_OF, the shares of the signature turned
+# back as the card is (tables.SIG_SHARES), the card's code and the card
+# turned over; its order's place in a row and mask (tables.ORDER_AT); the
+# square, its neighbours, its row and column).
+_Known = tuple[
+    int, int, tuple[tuple[int, ...], ...], tuple[int, int], int, int,
+    int, tuple[int, int, int, int], int, int,
+]
+# The texts without an order -> their entry. A text with one is read as its
+# first 7 characters and the order.
+_TEXTS: dict[str, _Known] = {}
+# The same entries by card code and square: _KNOWN[code * OFF + square].
+_KNOWN: list[_Known] = []
+
+# What the hot paths read, bound by prepare() from the tables once read.
+_ROW_OF: Sequence[int] | None = None
+_ROWS = b""
+
+# The rows (or the columns) the cards span, first and last as one number,
+# first * SIZE + last: _SPAN[span * SIZE + i] is the span after a card in
+# row (column) i, -1 where the cards would span more than 4 (5.1b). Made by
+# prepare(), not at import.
+_SPAN: tuple[int, ...] = ()
+
+# Per number of players: the seat after each seat, and the seats taking
+# CARDS turns in a row from each seat.
+_FOLLOWING = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5))
+_TURNS = tuple(
+    tuple(tuple((s + k) % n for k in range(CARDS)) for s in range(n)) if n else ()
+    for n in range(5)
+)
+
+
+def prepare() -> None:
+    """Make what the fast paths read with the tables, reading them first if
+    need be (and again after :func:`tables.load`)."""
+    global _ROW_OF, _ROWS, _SPAN
+    if tables.ROW_OF is None:
+        tables.load()
+    shares, base = tables.SIG_SHARES, tables.BASE
+    squares = [(sq, NEIGHBOURS[sq], *ROW_COL[sq]) for sq in range(SIZE * SIZE)]
+    known: list[_Known] = []
+    _TEXTS.clear()
+    for c in range(16):
+        card = (KIND[c], REL_INDEX[c] * SIGS, shares[CLASS[c][1]], (c, FLIPPED[c]), 1, 0)
+        entries: list[Any] = [card + square for square in squares]
+        _TEXTS.update(zip(base[c], entries))
+        known += entries
+    _KNOWN[:] = known
+    _PLAYS.clear()
+    _SPAN = tuple(
+        -1 if max(i, last) - min(i, first) > 3 else min(i, first) * SIZE + max(i, last)
+        for first in range(SIZE)
+        for last in range(SIZE)
+        for i in range(SIZE)
+    )
+    _ROWS = tables.ROWS
+    _ROW_OF = tables.ROW_OF
+
+
+def _decode(text: str) -> _Known | None:
+    """The entry of a text in canonical form (``FaSp-e5``, ``FaSp-e5:sw``);
+    None for any other text."""
+    if _ROW_OF is None:
+        prepare()
+    head = _TEXTS.get(text[:7])  # the texts without an order, all 7 characters
+    order = ORDER_PARTS.get(text[7:])
+    if head is None or order is None:
+        return None
+    return head[:4] + order + head[6:]
+
+
+def fast_apply(state: State, text: str) -> State | None:
+    """The state after the move written ``text``, if that is the canonical
+    notation of a legal move here; otherwise None (``apply`` says why).
+    ``fast_apply(state, "FaSp-e5:sw")``; ``"fasp-e5 sw"`` gives None.
+
+    The hot path of validation: every check of ``apply``, in its cheapest
+    form, and the new state built at once.
+    """
+    known = _TEXTS.get(text) or _decode(text)
+    return None if known is None else _play(state, known, known[4], known[5])
+
+
+def _play(state: State, known: _Known, place: int, mask: int) -> State | None:
+    """:func:`fast_apply` of the text whose entry is ``known``, with the
+    order read at ``place`` in a row and of directions ``mask``."""
+    kind, rows_at, shares, faces, _, _, sq, nbrs, r, c = known
+    seat = state.seat
+    board = state.board
+    if seat < 0 or board[sq] >= 0:
+        return None
+    n, e, s, w = nbrs
+    # The placement turned back to its relative card (see tables.py).
+    sig_n, sig_e, sig_s, sig_w = shares
+    sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+    row = _ROW_OF[rows_at + sig] * ROW  # type: ignore[index]
+    if mask and _ROWS[row] != mask:  # the order names other neighbours (5.2)
+        return None
+    res = RESULTS[_ROWS[row + place]]
+    if res is None:  # not the canonical way of writing a move
+        return None
+    if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
+        r0, r1, c0, c1 = state.box
+        if r < r0:
+            r0 = r
+        elif r > r1:
+            r1 = r
+        if c < c0:
+            c0 = c
+        elif c > c1:
+            c1 = c
+        if r1 - r0 > 3 or c1 - c0 > 3:
+            return None
+        box = (r0, r1, c0, c1)
+    elif state.placed == 0 and sq == CENTRE:
+        box = (r, r, c, c)
+    else:
+        return None
+    deck = state.deck
+    hands = state.hands
+    if deck:  # 7: the card drawn
+        if deck[0] != kind:
+            return None
+        deck = deck[1:]
+    else:  # 3: a card of one's own
+        hand = hands[seat]
+        left = (_LEFT.get(hand) or _left(hand)).get(kind)
+        if left is None:
+            return None
+        rest = list(hands)
+        rest[seat] = left
+        hands = tuple(rest)
+    turned, flips = res
+    new = list(board)
+    new[sq] = faces[turned]
+    for d in flips:
+        j = nbrs[d]
+        new[j] = FLIPPED[new[j]]
+    placed = state.placed + 1
+    return replace(
+        state,
+        board=tuple(new),
+        hands=hands,
+        deck=deck,
+        placed=placed,
+        seat=-1 if placed == CARDS else (seat + 1) % len(state.players),
+        box=box,
+        last=sq,
+    )
+
+
+# Per hand: the hand left after playing each kind of card in it (few hands
+# recur across games: a deal and the cards played from it).
+_LEFT: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+
+
+def _left(hand: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    if len(_LEFT) > 20_000:
+        _LEFT.clear()
+    out = _LEFT[hand] = {k: hand[:i] + hand[i + 1 :] for i, k in enumerate(hand)}
+    return out
+
+
+def fast_step(state: State, move: Move) -> tuple[str, State] | None:
+    """``(format_move(state, move), apply(state, move))`` for a legal move
+    in its canonical form (as ``legal_moves`` lists them); None for any
+    other move. Self-play's hot path: the move's text is spelled at once, and
+    played only if it is the canonical notation of a legal move here, so
+    the text is the one ``format_move`` gives."""
+    step = _PLAYS.get(move) or _step_of(move)
+    if step is None:
+        return None
+    known, place, mask, text = step
+    after = _play(state, known, place, mask)
+    return None if after is None else (text, after)
+
+
+# Per move met: its entry of _KNOWN, its order's place in a row and mask
+# (tables.ORDER_AT) and its text; legal_moves lists the same few moves
+# again and again. Kept for moves some canonical text spells.
+_PLAYS: dict[Move, tuple[_Known, int, int, str]] = {}
+
+
+def _step_of(move: Move) -> tuple[_Known, int, int, str] | None:
+    face, back, sq, order = move
+    oid = ORDER_ID.get(order)
+    if oid is None or not (0 <= face < 4 and 0 <= back < 4 and 0 <= sq < OFF):
+        return None
+    if _ROW_OF is None:
+        prepare()
+    code = face * 4 + back
+    if len(_PLAYS) > 60_000:
+        _PLAYS.clear()
+    place, mask = ORDER_AT[oid]
+    out = _PLAYS[move] = (
+        _KNOWN[code * OFF + sq], place, mask, tables.BASE[code][sq] + SUFFIX[oid]
+    )
+    return out
+
+
+def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
+    """:func:`fast_apply` over a whole log at once: ``texts`` played in turn
+    from ``state`` for as long as each is the canonical notation of a legal
+    move. The seats that played them, one per text played, and the state
+    after the last; fewer seats than texts when ``texts[len(seats)]`` is
+    refused (the checked path then says why).
+
+    The state after every text is exactly :func:`fast_apply`'s (the tests
+    compare the two move by move), but only the last is built: between moves
+    the board is a list changed in place and the rest lives in local
+    variables. Whether each text was written by the player whose seat it
+    lists is for the caller to check.
+
+    >>> from adjudicator.games.turn_of_time.rules import setup
+    >>> start = setup({"absent-doubles": "own-season", "goal": "dominance"}, ("ann", "bob"), "doc")
+    >>> seats, after = fast_play(start, ["SpSu-d4", "FaWi-d5", "SpSp-x9"])
+    >>> seats, after == fast_apply(fast_apply(start, "SpSu-d4"), "FaWi-d5")
+    ([0, 1], True)
+    """
+    if _ROW_OF is None:
+        prepare()
+    seat = state.seat
+    placed = state.placed
+    if seat < 0:
+        return [], state
+    board = list(state.board)
+    hands = [list(hand) for hand in state.hands]
+    deck = state.deck
+    size = len(deck)
+    drawn = 0  # solo: cards taken from the deck so far
+    # The rows and the columns the cards span, each as a number of _SPAN.
+    r0, r1, c0, c1 = state.box
+    rspan, cspan = r0 * SIZE + r1, c0 * SIZE + c1
+    span = _SPAN
+    last = state.last
+    n_players = len(state.players)
+    following = _FOLLOWING[n_players]
+    known_texts, order_parts = _TEXTS, ORDER_PARTS
+    row_of, rows, results, flipped = _ROW_OF, _ROWS, RESULTS, FLIPPED
+    assert row_of is not None
+    # At most the cards left are played: a text after the last is refused (6).
+    for text in texts[: CARDS - placed] if len(texts) > CARDS - placed else texts:
+        known = known_texts.get(text)
+        if known is not None:
+            kind, rows_at, shares, faces, place, mask, sq, nbrs, r, c = known
+        else:  # with an order (as _decode reads it), or not in canonical form
+            known = known_texts.get(text[:7])
+            order = order_parts.get(text[7:])
+            if known is None or order is None:
+                break
+            kind, rows_at, shares, faces, _, _, sq, nbrs, r, c = known
+            place, mask = order
+        if board[sq] >= 0:
+            break
+        n, e, s, w = nbrs
+        sig_n, sig_e, sig_s, sig_w = shares
+        sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+        row = row_of[rows_at + sig] * ROW
+        if mask and rows[row] != mask:  # the order names other neighbours (5.2)
+            break
+        res = results[rows[row + place]]
+        if res is None:  # not the canonical way of writing a move
+            break
+        if sig:  # 5.1a: next to a card; 5.1b: the cards still fit a 4x4 box
+            rspan_after, cspan_after = span[rspan * SIZE + r], span[cspan * SIZE + c]
+            if rspan_after < 0 or cspan_after < 0:
+                break
+        elif placed == 0 and sq == CENTRE:
+            rspan_after, cspan_after = r * SIZE + r, c * SIZE + c
+        else:
+            break
+        if drawn < size:  # 7: the card drawn
+            if deck[drawn] != kind:
+                break
+            drawn += 1
+        else:  # 3: a card of one's own
+            try:
+                hands[seat].remove(kind)  # the hand stays sorted
+            except ValueError:  # not in the hand
+                break
+        turned, flips = res
+        board[sq] = faces[turned]
+        for d in flips:
+            j = nbrs[d]
+            board[j] = flipped[board[j]]
+        rspan, cspan = rspan_after, cspan_after
+        placed += 1
+        last = sq
+        seat = following[seat]
+    played = placed - state.placed
+    if not played:
+        return [], state
+    after = replace(
+        state,
+        board=tuple(board),
+        hands=tuple([tuple(hand) for hand in hands]),
+        deck=deck[drawn:],
+        placed=placed,
+        seat=-1 if placed == CARDS else seat,
+        box=(*divmod(rspan, SIZE), *divmod(cspan, SIZE)),
+        last=last,
+    )
+    # Seats take turns: the seats of the texts played follow from the first.
+    return list(_TURNS[n_players][state.seat][:played]), after
