@@ -21,6 +21,8 @@ T = TypeVar("T")
 DOMAIN = b"adjudicator/chance/v1"
 _WORD = 1 << 32
 _WORDS = struct.Struct(">8I")  # a SHA-256 block as eight big-endian words
+#: The most blocks shuffled() hashes at once: lists of up to 8 * 6 + 1 items.
+SHORTCUT_BLOCKS = 6
 
 
 class Chance:
@@ -143,8 +145,10 @@ def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
     return out
 
 
-#: For shuffles of up to 8 * k + 1 items, k = 1..6: how to read the words of
-#: the stream's first k blocks at once, and those blocks' counters as hashed.
+#: For shuffles of up to 8 * k + 1 items, k = 1..SHORTCUT_BLOCKS: how to read
+#: the words of the stream's first k blocks at once, and those blocks'
+#: counters as hashed.
 _SHUFFLE = tuple((struct.Struct(f">{8 * k}I").unpack,
-                  tuple(c.to_bytes(8, "big") for c in range(k))) for k in range(1, 7))
+                  tuple(c.to_bytes(8, "big") for c in range(k)))
+                 for k in range(1, SHORTCUT_BLOCKS + 1))
 _FIRST = (0).to_bytes(8, "big")  # the counter of the first block

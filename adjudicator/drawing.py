@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from .engine import Scene
+from .engine import GameSpec, Outcome, Scene, Standing
 
 WIDTH = 800  # forum size
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -183,7 +184,7 @@ def picture(
         canvas.text(width - 12, 48, f"Last move: {by} {move}", size=15, anchor="end",
                     fill=HIGHLIGHT)
 
-    body = canvas.group(x=0, y=HEADER, **{"class": "table"})
+    body = canvas.group(None, x=0, y=HEADER, **{"class": "table"})
     canvas.current = body
     draw_body(canvas)
     canvas.current = svg
@@ -201,7 +202,7 @@ def picture(
         for x, s in row:
             seat = players.index(s.player)
             canvas.mark(seat, x + 6, y - 5, 6)
-            won = scene.final and s.player in scene.standing.winners  # type: ignore[union-attr]
+            won = scene.final and scene.standing is not None and s.player in scene.standing.winners
             canvas.text(x + 16, y, _entry(scene, s), size=14, weight="bold" if won else None)
     for line in legend:
         y += LINE
@@ -219,9 +220,9 @@ def _entry(scene: Scene, s: object) -> str:
     return f"{s.place}. {s.player} {s.score}" + (" (winner)" if won else "")  # type: ignore[attr-defined]
 
 
-def _score_rows(scene: Scene, width: float) -> list[list[tuple[float, object]]]:
+def _score_rows(scene: Scene, width: float) -> list[list[tuple[float, Standing]]]:
     """The score entries laid out in rows: each row a list of (x, standing)."""
-    rows: list[list[tuple[float, object]]] = [[]]
+    rows: list[list[tuple[float, Standing]]] = [[]]
     x = SCORE_X
     for s in () if scene.standing is None else scene.standing.standings:
         size = 24 + _CHAR * len(_entry(scene, s))
@@ -233,22 +234,22 @@ def _score_rows(scene: Scene, width: float) -> list[list[tuple[float, object]]]:
     return rows
 
 
-def scene(game: object, players: tuple[str, ...], state: object, ply: int,
+def scene(game: GameSpec, players: tuple[str, ...], state: Any, ply: int,
           last: tuple[str, str] | None, viewer: int | None,
-          ended: object | None = None) -> Scene:
+          ended: Outcome | None = None) -> Scene:
     """The scene of a position of a replayed game, as seat ``viewer`` sees it;
     ``ended`` is the result when an event of the log ended the game there
     (a resignation, an abandonment: ``match.Replay.ended``)."""
-    outcome = ended if ended is not None else game.outcome(state)  # type: ignore[attr-defined]
-    seat = None if outcome is not None else game.to_move(state)  # type: ignore[attr-defined]
+    outcome = ended if ended is not None else game.outcome(state)
+    seat = None if outcome is not None else game.to_move(state)
     return Scene(
-        title=game.TITLE,  # type: ignore[attr-defined]
+        title=game.title,
         players=players,
         viewer=None if viewer is None else players[viewer],
         to_move=None if seat is None else players[seat],
         ply=ply,
         last=last,
-        standing=outcome if outcome is not None else game.standing(state),  # type: ignore[attr-defined]
+        standing=outcome if outcome is not None else game.standing(state),
         final=outcome is not None,
     )
 

@@ -11,6 +11,8 @@ the replay layer adds them with :meth:`MoveError.at`.
 
 from __future__ import annotations
 
+from typing import Self
+
 import unicodedata
 
 
@@ -48,7 +50,7 @@ class MoveError(AdjudicatorError):
         self.player: str | None = None
         self.text: str | None = None
 
-    def at(self, number: int, player: str | None, text: str) -> MoveError:
+    def at(self, number: int, player: str | None, text: str) -> Self:
         """Locate the error at move ``number`` (1-based) typed by ``player``
         (``None`` when nobody could have made it: after the end)."""
         self.number, self.player, self.text = number, player, text

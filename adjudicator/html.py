@@ -18,7 +18,7 @@ Example (what ``adjudicator replay LOG --html -o FILE`` does)::
 
     rep = match.validate(log.decode(data), keep=True)
     shown = views(rep, [None, *range(len(rep.players))])  # an open game: everyone's
-    Path("replay.html").write_text(page(rep.game.TITLE, shown), encoding="utf-8")
+    Path("replay.html").write_text(page(rep.game.title, shown), encoding="utf-8")
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from typing import Any
 
 import msgspec
 
-from . import drawing, match
+from . import drawing
+from .played import Replay
 from .engine import Outcome
 
 
@@ -69,7 +70,7 @@ def result_line(outcome: Outcome) -> str:
     return f"Game over. {label}: {winners} ({scores(outcome)})"
 
 
-def frames(replay: match.Replay, viewer: int | None) -> list[Frame]:
+def frames(replay: Replay, viewer: int | None) -> list[Frame]:
     """Every position of ``replay`` as seat ``viewer`` sees it (``None``: the public).
 
     ``replay`` must have kept its states (``match.validate(log, keep=True)``).
@@ -102,7 +103,7 @@ def frames(replay: match.Replay, viewer: int | None) -> list[Frame]:
     return out
 
 
-def views(replay: match.Replay, seats: Sequence[int | None]) -> list[tuple[str, list[Frame]]]:
+def views(replay: Replay, seats: Sequence[int | None]) -> list[tuple[str, list[Frame]]]:
     """The frames of each seat in ``seats`` (``None``: the public), labelled for :func:`page`."""
     return [("public view" if seat is None else replay.players[seat], frames(replay, seat))
             for seat in seats]
@@ -134,7 +135,7 @@ def picture_of(data: dict[str, Any], viewer: int, ply: int) -> str:
     return "\n".join(lines[i] for i in data["viewers"][viewer]["frames"][ply]["picture"])
 
 
-def _json_for_script(data: Any) -> str:
+def json_for_script(data: Any) -> str:
     """JSON that cannot end its ``<script>`` element or start an HTML comment."""
     text = msgspec.json.encode(data).decode()
     # '<' never appears outside a JSON string, where '\u003c' means the same.
@@ -167,7 +168,7 @@ def page(
     for label, fs in viewers[1:]:
         if [(f.ply, f.by, f.move) for f in fs] != moves:
             raise ValueError(f"the frames of {label!r} are of other moves than {viewers[0][0]!r}'s")
-    data = _json_for_script(_data(viewers))
+    data = json_for_script(_data(viewers))
     esc = html.escape
     total = len(first) - 1
 

@@ -13,17 +13,17 @@ trailing newline, so two copies of one game are byte-identical.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal, TypeVar
 
 import msgspec
 
 from .engine import Outcome, Value
 from .errors import BadLogError
 
-FORMAT = "adjudicator-log"
-SECRET_FORMAT = "adjudicator-secret"
-VIEW_FORMAT = "adjudicator-view"
-KEY_FORMAT = "adjudicator-key"
+FORMAT: Final = "adjudicator-log"
+SECRET_FORMAT: Final = "adjudicator-secret"
+VIEW_FORMAT: Final = "adjudicator-view"
+KEY_FORMAT: Final = "adjudicator-key"
 VERSION = 2  # what this tool writes
 VERSIONS = (1, 2)  # what it reads
 
@@ -205,7 +205,11 @@ class _Head(msgspec.Struct):
     format: object = None
 
 
-def _checked(decoder: msgspec.json.Decoder, data: bytes | str, source: str):  # type: ignore[no-untyped-def]
+# Each file kind decodes to its own Struct; every one of them has a version.
+_File = TypeVar("_File", Log, Secret, ViewFile, KeyFile)
+
+
+def _checked(decoder: msgspec.json.Decoder[_File], data: bytes | str, source: str) -> _File:
     if isinstance(data, bytes) and data[:1] == b"{" and data[1:2] != b"\x00" and data.isascii():
         # The common case, a file as this tool writes it: ASCII, which text_of
         # would decode as UTF-8 to the very same characters, so msgspec reads
@@ -241,7 +245,7 @@ _BOMS = (
 )
 
 
-_UNMARKED = {
+_UNMARKED: dict[tuple[bool, ...], str] = {
     (True, True, True, False): "utf-32-be",
     (False, True, True, True): "utf-32-le",
     (True, False, True, False): "utf-16-be",
@@ -278,10 +282,10 @@ def text_of(data: bytes | str, source: str = "log") -> str:
     # JSON starts with an ASCII character, so UTF-16 and UTF-32 without a byte
     # order mark show themselves by where the zero bytes are (RFC 4627, 3);
     # read as UTF-8 they would be valid, and nonsense.
-    codec = _UNMARKED.get(tuple(b == 0 for b in data[:4]))
-    if codec is not None:
+    unmarked = _UNMARKED.get(tuple(b == 0 for b in data[:4]))
+    if unmarked is not None:
         try:
-            return data.decode(codec)
+            return data.decode(unmarked)
         except UnicodeDecodeError:
             raise BadLogError(f"{source}: binary data (NUL bytes), not a text file") from None
     try:

@@ -18,6 +18,7 @@ refused with one line.
 from __future__ import annotations
 
 import dataclasses
+import email.utils
 import re
 from email import policy
 from email.message import EmailMessage, Message
@@ -32,11 +33,11 @@ from .textform import Found
 __all__ = ["extract", "extract_all", "extract_found", "html_text", "looks_like_mail",
            "message_texts", "unflow"]
 
-_KNOWN_HEADERS = frozenset(
-    "from to cc subject date message-id mime-version content-type "
-    "content-transfer-encoding received return-path delivered-to reply-to "
-    "in-reply-to references sender user-agent x-mailer".split()
-)
+_KNOWN_HEADERS = frozenset([
+    "from", "to", "cc", "subject", "date", "message-id", "mime-version", "content-type",
+    "content-transfer-encoding", "received", "return-path", "delivered-to", "reply-to",
+    "in-reply-to", "references", "sender", "user-agent", "x-mailer",
+])
 _HEADER = re.compile(rb"[!-9;-~]+:")
 
 
@@ -47,7 +48,7 @@ def looks_like_mail(data: bytes) -> bool:
     lines = re.split(rb"\r\n|\r|\n", head)
     if lines and lines[0].startswith(b"From "):  # an mbox separator line
         lines = lines[1:]
-    names = set()
+    names: set[str] = set()
     for line in lines:
         if not line.strip():
             break
@@ -124,15 +125,26 @@ def message_texts(message: Message) -> list[tuple[str, int, str]]:
     return out
 
 
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter in lower case ("" when absent; an RFC 2231
+    value as its text)."""
+    value = part.get_param(name)
+    if isinstance(value, tuple):
+        value = email.utils.collapse_rfc2231_value(value)
+    return (value or "").lower()
+
+
 def _walk(part: Message, out: list[tuple[str, int, str]], depth: int, counter: list[int]) -> None:
     ctype = part.get_content_type()
     if ctype == "message/rfc822":
         payload = part.get_payload()
         for inner in payload if isinstance(payload, list) else []:
-            _walk(inner, out, depth + 1, counter)
+            if isinstance(inner, Message):
+                _walk(inner, out, depth + 1, counter)
         return
     if part.is_multipart():
-        children = list(part.iter_parts()) if isinstance(part, EmailMessage) else part.get_payload()
+        found = list(part.iter_parts()) if isinstance(part, EmailMessage) else part.get_payload()
+        children = [c for c in found if isinstance(c, Message)] if isinstance(found, list) else []
         if ctype == "multipart/alternative":
             children = _preferred(children)
         for child in children:
@@ -154,8 +166,8 @@ def _walk(part: Message, out: list[tuple[str, int, str]], depth: int, counter: l
         return
     if ctype == "text/html":
         text = html_text(text)
-    elif ctype == "text/plain" and (part.get_param("format") or "").lower() == "flowed":
-        text = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
+    elif ctype == "text/plain" and _param(part, "format") == "flowed":
+        text = unflow(text, _param(part, "delsp") == "yes")
     out.append((where, depth, text))
 
 
@@ -213,7 +225,10 @@ def unflow(text: str, delsp: bool = False) -> str:
 class _HTMLText(HTMLParser):
     """The text of an HTML body; a blockquote's lines get ``> `` in front."""
 
-    _BREAKS = frozenset("br p div pre tr li h1 h2 h3 h4 h5 h6 table blockquote hr".split())
+    _BREAKS = frozenset([
+        "br", "p", "div", "pre", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table",
+        "blockquote", "hr",
+    ])
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

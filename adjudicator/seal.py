@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from .engine import Value
 
@@ -28,7 +28,8 @@ _LENGTH = struct.Struct(">I").pack
 _sha256 = hashlib.sha256
 
 
-def _fields(items: Iterable[str]) -> bytes:
+def fields(items: Iterable[str]) -> bytes:
+    """Each item as a field: its UTF-8 bytes after their length (4 bytes, big-endian)."""
     out = bytearray()
     for item in items:
         data = item.encode("utf-8")
@@ -36,7 +37,8 @@ def _fields(items: Iterable[str]) -> bytes:
     return bytes(out)
 
 
-def _param(value: Value) -> str:
+def param_text(value: Value) -> str:
+    """A parameter value as the header hashes it: typed, ``b:true``, ``i:3``, ``s:text``."""
     # Typed, so that the text "3" and the number 3 are different parameters.
     if isinstance(value, bool):
         return "b:" + ("true" if value else "false")
@@ -109,11 +111,11 @@ def header_parts(
     2) those between it and the start time."""
     items = [CHAIN_DOMAIN, format_, str(version), game, str(len(params))]
     for name in sorted(params):
-        items += [name, _param(params[name])]
+        items += [name, param_text(params[name])]
     items += [str(len(players)), *players]
     items.append("seed" if open_ else "commitment")
     if version < 2:
-        return _fields(items), None
+        return fields(items), None
     # Version 2 binds the referee's key and the players' keys: swapping
     # a key breaks the chain of every entry.
     more = ["referee", referee or "", str(len(keys))]
@@ -124,7 +126,7 @@ def header_parts(
         more += [name, tags[name]]
     more += ["clock", "true" if clock else "false",
              "deadline", "" if deadline is None else str(deadline), "started"]
-    return _fields(items), _fields(more)
+    return fields(items), fields(more)
 
 
 def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
@@ -134,92 +136,17 @@ def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
     A time stamp adds the fields ``@at`` and the time after the comment, so
     no entry with one hashes like an entry without.
     """
-    # _fields() spelled out, with the fields of names and moves kept: this
+    # fields() spelled out, with the fields of names and moves kept: this
     # runs once per move of every log validated.
     data = previous + (_FIELDS.get(by) or _field(by)) + (_FIELDS.get(move) or _field(move))
     if comment is not None:
         data += _field(comment)
     if at is not None:
         data += _field("@at") + _field(at)
-    if len(data) < 56:
-        return (_SMALL_SHA256 or _small_sha256())(data).digest()
     return _sha256(data).digest()
 
 
 _FIELDS: dict[str, bytes] = {}
-
-
-def followed(previous: bytes, entries: Sequence) -> int:
-    """How many of ``entries`` (each with ``by``, ``move``, ``comment``,
-    ``at`` and ``digest``, in hex, as a log's move entries), in order, follow
-    the chain from ``previous``: ``len(entries)`` when all do.
-
-    :func:`entry_digest` spelled out once more for the loop over a whole log
-    that validation runs, and tested against it.
-    """
-    get, field, sha256 = _FIELDS.get, _field, _sha256
-    small = _SMALL_SHA256 or _small_sha256()
-    for count, entry in enumerate(entries):
-        by, move = entry.by, entry.move
-        data = previous + (get(by) or field(by)) + (get(move) or field(move))
-        if entry.comment is not None:
-            data += field(entry.comment)
-        if entry.at is not None:
-            data += field("@at") + field(entry.at)
-        previous = (small if len(data) < 56 else sha256)(data).digest()
-        if previous.hex() != entry.digest:
-            return count
-    return len(entries)
-
-
-def chained_moves(previous: bytes, entries: Sequence) -> tuple[list[str], list[str]] | None:
-    """The moves and the movers of ``entries`` (as :func:`followed` takes
-    them) when every one follows the chain from ``previous`` and none carries
-    a time stamp or a signature; None otherwise.
-
-    :func:`followed` fused with the loop over the entries that validation's
-    shortcut for the common log makes anyway (``match._plain_valid``), and
-    tested against it.
-    """
-    get, field, sha256 = _FIELDS.get, _field, _sha256
-    small = _SMALL_SHA256 or _small_sha256()
-    moves: list[str] = []
-    movers: list[str] = []
-    add_move, add_mover = moves.append, movers.append
-    for entry in entries:
-        if entry.at is not None or entry.signature is not None:
-            return None
-        by, move = entry.by, entry.move
-        data = previous + (get(by) or field(by)) + (get(move) or field(move))
-        if entry.comment is not None:
-            data += field(entry.comment)
-        previous = (small if len(data) < 56 else sha256)(data).digest()
-        if previous.hex() != entry.digest:
-            return None
-        add_move(move)
-        add_mover(by)
-    return moves, movers
-
-
-def _small_sha256():  # type: ignore[no-untyped-def]
-    """SHA-256 for messages of one block (up to 55 bytes, as most links of
-    the chain are): CPython's own implementation where it has one, which
-    sets up no OpenSSL context and so hashes such a message a fifth faster;
-    for longer messages OpenSSL's (``hashlib``) is the faster. The same
-    digests either way. Looked up when first needed, not at import."""
-    global _SMALL_SHA256
-    try:
-        from _sha2 import sha256 as small  # CPython 3.12 and later
-    except ImportError:
-        try:
-            from _sha256 import sha256 as small  # CPython up to 3.11
-        except ImportError:
-            small = _sha256
-    _SMALL_SHA256 = small
-    return small
-
-
-_SMALL_SHA256 = None
 
 
 def _field(text: str) -> bytes:
@@ -244,7 +171,7 @@ def new_secret_seed() -> str:
 
 def commit(seed: str, salt: str) -> str:
     """The public commitment to a secret seed: hex SHA-256 over the domain, salt and seed."""
-    return hashlib.sha256(_fields([COMMIT_DOMAIN, salt, seed])).hexdigest()
+    return hashlib.sha256(fields([COMMIT_DOMAIN, salt, seed])).hexdigest()
 
 
 def deal_seed(seed: str, salt: str) -> str:
@@ -254,16 +181,10 @@ def deal_seed(seed: str, salt: str) -> str:
     bits kept secret with it until the reveal, so nobody holding only the
     public log and their view can recompute the deal by trying seeds.
     """
-    return hashlib.sha256(_fields([DEAL_DOMAIN, salt, seed])).hexdigest()
+    return hashlib.sha256(fields([DEAL_DOMAIN, salt, seed])).hexdigest()
 
 
 # --- Ed25519 signatures (the ``cryptography`` package, imported when needed) -------------
-
-
-def _ed25519():  # type: ignore[no-untyped-def]
-    from cryptography.hazmat.primitives.asymmetric import ed25519
-
-    return ed25519
 
 
 def _b64(data: bytes) -> str:
@@ -293,11 +214,12 @@ def new_signing_key() -> str:
 def public_key(private: str) -> str:
     """The public key of a private key, as ``ed25519:`` and the base64 of 32 bytes."""
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     raw = _unb64(private, 32)
     if raw is None:
         raise ValueError("a private key is the base64 of 32 bytes")
-    key = _ed25519().Ed25519PrivateKey.from_private_bytes(raw).public_key()
+    key = Ed25519PrivateKey.from_private_bytes(raw).public_key()
     data = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return KEY_PREFIX + _b64(data)
 
@@ -311,12 +233,15 @@ def sign(private: str, items: Iterable[str]) -> str:
     raw = _unb64(private, 32)
     if raw is None:
         raise ValueError("a private key is the base64 of 32 bytes")
-    return _b64(_ed25519().Ed25519PrivateKey.from_private_bytes(raw).sign(_fields(items)))
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return _b64(Ed25519PrivateKey.from_private_bytes(raw).sign(fields(items)))
 
 
 def verify(public: str, signature: str | None, items: Iterable[str]) -> bool:
     """Whether ``signature`` is ``public``'s signature of the fields ``items``."""
     from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     if signature is None or not public.startswith(KEY_PREFIX):
         return False
@@ -324,7 +249,7 @@ def verify(public: str, signature: str | None, items: Iterable[str]) -> bool:
     if key is None or sig is None:
         return False
     try:
-        _ed25519().Ed25519PublicKey.from_public_bytes(key).verify(sig, _fields(items))
+        Ed25519PublicKey.from_public_bytes(key).verify(sig, fields(items))
     except (InvalidSignature, ValueError):
         return False
     return True

@@ -50,21 +50,22 @@ import inspect
 import re
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, NoReturn, Union
 
 import msgspec
 
-from . import match, seal
+from . import chain, seal
 from .errors import BadLogError
 from .log import Log, MoveEntry, ViewFile, decode, decode_view, encode, kind_of
 
 WIDTH = 72
 KINDS: dict[str, type] = {"LOG": Log, "VIEW": ViewFile}
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}
-_DECODERS = {Log: decode, ViewFile: decode_view}
-_FORMATS = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
+_DECODERS: dict[type, Callable[[bytes | str, str], Log | ViewFile]] = {Log: decode, ViewFile: decode_view}
+_FORMATS: dict[str, type] = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
 
 __all__ = ["WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "loads", "pick",
            "pick_found", "scan", "settle"]
@@ -212,7 +213,7 @@ def _next(computed: bytes, stored: str) -> bytes:
 
 
 def _chain_end(lg: Log) -> bytes:
-    digest = match.head_digest(lg)
+    digest = chain.head_digest(lg)
     for e in lg.moves:
         computed = _entry_digest(digest, _entry_dict(e))
         digest = _next(computed, e.digest)
@@ -224,7 +225,7 @@ def _entry_dict(e: MoveEntry) -> dict[str, Any]:
 
 
 def _log_head(lg: Log) -> str:
-    return lg.moves[-1].digest if lg.moves else match.head_digest(lg).hex()
+    return lg.moves[-1].digest if lg.moves else chain.head_digest(lg).hex()
 
 
 def check_sum(value: Log | ViewFile) -> str:
@@ -483,7 +484,7 @@ def dumps(value: Log | ViewFile) -> str:
 
 
 def _write_block(value: Any, lines: list[str]) -> None:
-    cls = type(value)
+    cls: type = type(value)
     kind = _KIND_OF[cls]
     lines.append(begin_line(kind))
     for f in _spec(cls):
@@ -552,7 +553,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _write_moves(lg: Log, lines: list[str]) -> None:
-    digest = match.head_digest(lg)
+    digest = chain.head_digest(lg)
     n = len(lg.moves)
     width = len(str(n))
     names = [e.by for e in lg.moves if _bare(e.by, 24)]
@@ -1032,6 +1033,7 @@ class _Reader:
         got[f.name] = (self.convert(values[0], f.type, label, start), start)
 
     def convert(self, raw: Any, tp: Any, label: str, pos: int) -> Any:
+        words: list[Any] | str | None
         if isinstance(raw, list) and not isinstance(raw, Word):
             plain: Any = [_plain(x) for x in raw]
             words = [str(x) if isinstance(x, Word) else _plain(x) for x in raw]
@@ -1097,7 +1099,7 @@ class _Reader:
         moves_key = next(f.key for f in _spec(Log) if f.kind == "moves")
         data[moves_key] = []
         header = self.decode(Log, data, begin)
-        header_digest = match.head_digest(header)
+        header_digest = chain.head_digest(header)
         digest = header_digest
         digests: list[str] = []
         for entry, _ in entries:
@@ -1303,6 +1305,7 @@ def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Dam
     depths: list[int] = []
     for raw in _split_lines(text):
         m = _QUOTE_PREFIX.match(raw)
+        assert m is not None  # the pattern matches the empty string too
         depths.append(m[1].count(">"))
         stripped.append(raw[m.end():])
     starts = [0]
@@ -1314,12 +1317,13 @@ def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Dam
         return bisect.bisect_right(starts, pos)
 
     # A whole JSON file (an attachment) may list its fields in any order.
-    if json_too and text.lstrip().startswith("{") and kind_of(text) in _FORMATS:
-        cls = _FORMATS[kind_of(text)]  # type: ignore[index]
-        try:
-            return [Found(_DECODERS[cls](text, source), 1, 0, "json", "line 1")], []
-        except BadLogError as e:
-            return [], [Damaged(e, 1, 0)]
+    if json_too and text.lstrip().startswith("{"):
+        cls = _FORMATS.get(kind_of(text) or "")
+        if cls is not None:
+            try:
+                return [Found(_DECODERS[cls](text, source), 1, 0, "json", "line 1")], []
+            except BadLogError as e:
+                return [], [Damaged(e, 1, 0)]
 
     spans: list[tuple[int, int, int, str]] = []  # JSON: start, end, line, format
     for m in _JSON_START.finditer(plain):
@@ -1481,7 +1485,7 @@ def pick_found(found: list[Found], source: str) -> Found:
         return items[0]
     games: dict[bytes, Found] = {}
     for f in items:
-        games.setdefault(match.head_digest(_log_of(f.value)), f)
+        games.setdefault(chain.head_digest(_log_of(f.value)), f)
     if len(games) > 1:
         listed = "; ".join(describe(f) for f in games.values())
         raise BadLogError(f"{source}: holds {len(games)} different games ({listed}): send one "

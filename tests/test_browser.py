@@ -119,7 +119,7 @@ def page_file(tmp_path_factory) -> tuple[Path, match.Replay]:
     mp = pytest.MonkeyPatch()
     try:
         rep = replay_of(EXAMPLE)
-        text = html.page(f"{rep.game.TITLE}: {EXAMPLE.name}", all_views(rep),
+        text = html.page(f"{rep.game.title}: {EXAMPLE.name}", all_views(rep),
                          subtitle=", ".join(rep.players))
     finally:
         mp.undo()
@@ -242,7 +242,7 @@ def test_on_a_phone_the_picture_fits_the_width(browser, page_file):
             "        left: r.left, right: r.right, width: r.width, height: r.height};")
         assert size["inner"] == 390
         assert size["scroll"] <= size["client"], "the page scrolls sideways on a phone"
-        assert 0 <= size["left"] and size["right"] <= size["client"]
+        assert size["left"] >= 0 and size["right"] <= size["client"]
         assert size["width"] > 0.85 * size["client"], "the picture should use the width"
         assert size["height"] > 0.3 * size["width"], "the picture keeps its aspect ratio"
         shot = decode_png(browser.get_screenshot_as_png())

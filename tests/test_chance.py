@@ -151,5 +151,5 @@ def test_no_word_below_the_shortcuts_bound_is_ever_rejected() -> None:
     """The bound shuffled() trusts: below(n) rejects a word w only when
     w >= 2**32 - 2**32 % n, and for a shuffle of count + 1 items (draws of
     n = 2 to count + 1) no such limit is under 2**32 - count."""
-    for count in range(1, 8 * len(chance_module._SHUFFLE) + 1):
+    for count in range(1, 8 * chance_module.SHORTCUT_BLOCKS + 1):
         assert 2**32 - count <= min(2**32 - 2**32 % n for n in range(2, count + 2))

@@ -206,7 +206,7 @@ def test_frames_hold_every_position_with_the_move_just_made(monkeypatch):
 
 
 def test_frames_list_the_legal_moves_only_for_the_viewer_to_move(monkeypatch):
-    """As cli._position with a fixed viewer: the legal moves are the mover's business."""
+    """As actions.position with a fixed viewer: the legal moves are the mover's business."""
     game = games.get(GAME)
     rep = replay_of(EXAMPLE)
     assert all(f.legal is None for f in html.frames(rep, None))
@@ -241,7 +241,7 @@ def test_frames_need_every_state(monkeypatch):
 def test_page_of_an_example_of_every_game_is_self_contained_and_well_formed(path: Path):
     rep = replay_of(path)
     views = all_views(rep)
-    text = html.page(f"{rep.game.TITLE}: {path.name}", views, subtitle=", ".join(rep.players))
+    text = html.page(f"{rep.game.title}: {path.name}", views, subtitle=", ".join(rep.players))
     parsed = check_page(text, views)
     assert parsed.text["total"] == str(len(rep.log.moves))
     # One picture per position per viewer, each the game's own drawing (check_page).
@@ -300,6 +300,6 @@ def test_a_hostile_comment_title_and_label_stay_text(monkeypatch):
 
 
 def test_json_for_a_script_escapes_what_html_would_read():
-    text = html._json_for_script({"x": "</script><!--&>\u2028\u2029"})
+    text = html.json_for_script({"x": "</script><!--&>\u2028\u2029"})
     assert not re.search(r"[<>&\u2028\u2029]", text)
     assert json.loads(text) == {"x": "</script><!--&>\u2028\u2029"}

@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from adjudicator import games, log, match, referee, seal, textform
-from adjudicator.errors import BadLogError
+from adjudicator.errors import BadLogError, ChainError
 from adjudicator.log import Log, ViewFile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +121,7 @@ def views() -> tuple[ViewFile, ...]:
     return tuple(out)
 
 
-GAMES = [(gid, n) for gid, game in sorted(games.GAMES.items()) for n in game.PLAYERS]
+GAMES = [(gid, n) for gid, game in sorted(games.GAMES.items()) for n in game.players]
 
 
 # --- Round trips ----------------------------------------------------------------------------
@@ -142,7 +142,7 @@ def test_random_open_games_round_trip(game_id: str, players: int) -> None:
 
 @pytest.mark.parametrize("game_id", sorted(games.GAMES))
 def test_random_refereed_games_round_trip(game_id: str) -> None:
-    players = max(games.GAMES[game_id].PLAYERS)
+    players = max(games.GAMES[game_id].players)
     logs, secret, _ = refereed(game_id, players)
     assert logs[-1].result is not None and logs[-1].signature is not None
     for lg in logs:
@@ -232,7 +232,7 @@ def test_a_broken_chain_is_written_as_it_is() -> None:
     broken = msgspec.structs.replace(lg, moves=tuple(moves))
     text = round_trip(broken, chained=False)
     assert text.count("digest=") == 3  # the two edited, and the one after the zeros
-    with pytest.raises(match.ChainError):
+    with pytest.raises(ChainError):
         match.check_chain(textform.loads(text))
 
 

@@ -1,0 +1,204 @@
+"""Validation at speed: the common log played in one pass, and what bulk
+validation meets again and again remembered.
+
+Nothing here decides anything the checked path does not: every function
+either gives exactly what :mod:`adjudicator.replaying` and
+:mod:`adjudicator.starting` would give, or declines (``None``), and then the
+checked path runs and says what is wrong, in its order. ``tests/test_accelerated.py``
+holds each function to its checked twin. The game's own unchecked paths are
+its accelerator (``games/<game>/fast.py``, :class:`adjudicator.engine.Accelerator`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import seal
+from .chain import head_digest
+from .engine import Accelerator, GameSpec, Value
+from .log import Log, MoveEntry
+from .played import Replay
+from .starting import (
+    check_players, check_rules, check_seed, chance_seed, checked_players_and_params, resolve_params,
+)  # fmt: skip
+from .errors import BadLogError, ParameterError
+
+#: How many entries each remembered table holds before it starts again: a
+#: stream of odd logs cannot take more memory than this.
+BOUND = 1000
+
+
+def _remember(table: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(table) >= BOUND:
+        table.clear()
+    table[key] = value
+
+
+# --- the chain over a whole log --------------------------------------------------------
+
+
+def followed(previous: bytes, entries: Sequence[MoveEntry]) -> int:
+    """How many of ``entries``, in order, follow the chain from ``previous``."""
+    link = seal.entry_digest
+    for count, entry in enumerate(entries):
+        previous = link(previous, entry.by, entry.move, entry.comment, entry.at)
+        if previous.hex() != entry.digest:
+            return count
+    return len(entries)
+
+
+def chained_moves(previous: bytes, entries: Sequence[MoveEntry]) -> tuple[list[str], list[str]] | None:
+    """The moves and the movers of ``entries`` when every one follows the
+    chain from ``previous`` and none carries a time stamp or a signature;
+    None otherwise."""
+    link = seal.entry_digest
+    moves: list[str] = []
+    movers: list[str] = []
+    for entry in entries:
+        if entry.at is not None or entry.signature is not None:
+            return None
+        previous = link(previous, entry.by, entry.move, entry.comment)
+        if previous.hex() != entry.digest:
+            return None
+        moves.append(entry.move)
+        movers.append(entry.by)
+    return moves, movers
+
+
+# --- headers -------------------------------------------------------------------------
+
+
+def checked_new(game_id: str, players: tuple[str, ...],
+                params: Mapping[str, Any]) -> tuple[GameSpec, tuple[str, ...], dict[str, Value]]:
+    """:func:`starting.checked_players_and_params`, remembered per game,
+    names and parameters given (their types too, as True == 1): self-play
+    starts log after log with the same few. What is refused, or cannot be a
+    key, is not kept."""
+    try:
+        key: Any = (game_id, players, tuple(params.items()), tuple(map(type, params.values())))
+        checked = _NEW_LOGS.get(key)
+    except TypeError:  # a name or a parameter that is no key: checked, not kept
+        key = checked = None
+    if checked is None:
+        checked = checked_players_and_params(game_id, players, params)
+        if key is not None:
+            _remember(_NEW_LOGS, key, checked)
+    game, names, resolved = checked
+    return game, names, dict(resolved)
+
+
+_NEW_LOGS: dict[Any, tuple[GameSpec, tuple[str, ...], dict[str, Value]]] = {}
+
+
+def started(log: Log) -> tuple[GameSpec, Any, Any]:
+    """:func:`starting.start`, with the checks of the game, the rules, the
+    players and the parameters remembered for a header without tags or
+    start time, keyed by every field they read; and that key (None: not kept)."""
+    key = None
+    checked = None
+    if log.started is None and not log.tags:
+        key = (log.game, log.version, log.rules, log.clock, log.deadline, log.players,
+               tuple(log.params.items()), tuple(map(type, log.params.values())))
+        checked = _STARTS.get(key)
+    if checked is None:
+        from . import games
+
+        game = games.get(log.game)
+        check_rules(log, game)
+        try:
+            check_players(game, log.players)
+            params = resolve_params(game, log.params, complete=True, rules=log.rules)
+        except ParameterError as e:
+            raise BadLogError(f"header: {e}") from None
+        if key is not None:
+            _remember(_STARTS, key, (game, params))
+    else:
+        game, params = checked
+    check_seed(log)
+    return game, game.setup(dict(params), log.players, chance_seed(log)), key
+
+
+_STARTS: dict[Any, tuple[GameSpec, dict[str, Value]]] = {}
+
+
+# --- whole logs ------------------------------------------------------------------------
+
+
+def replayed(log: Log, game: GameSpec, state: Any, entries: Sequence[MoveEntry],
+             fast: Accelerator) -> Replay | None:
+    """The whole log through the game's ``fast_play``, or None to take the
+    entry-by-entry path (an event, a broken link, a refused move, a move out
+    of turn: that path finds the first and says what is wrong)."""
+    texts = [e.move for e in entries]
+    for text in texts:
+        if text[:1] == "@":
+            return None
+    if followed(head_digest(log), entries) != len(entries):
+        return None
+    seats, after = fast.fast_play(state, texts)
+    if len(seats) != len(texts):
+        return None
+    players = log.players
+    for entry, seat in zip(entries, seats):
+        if entry.by != players[seat]:
+            return None
+    return Replay(log, game, after)
+
+
+def validated(log: Log) -> Replay | None:
+    """:func:`replaying.validate` at once for the common log, or None to take
+    the full path (which then finds the first problem, in its order, and says
+    what it is).
+
+    The common log is an open game without a clock, keys or signatures, of a
+    game with an accelerator, and holds no event. For it every check of the
+    time stamps and of the signatures comes down to fields being empty, and
+    those are checked in the one loop over the entries; the digest chain, the
+    moves and the result are checked as the checked path does, and any
+    failure hands the log to it.
+    """
+    if (log.clock or log.started is not None or log.deadline is not None or log.keys
+            or log.commitment is not None or log.referee is not None
+            or log.signature is not None):
+        return None
+    try:
+        game, state, key = started(log)
+    except Exception:  # a bad header: the full path says what is wrong, in its order
+        return None
+    fast = game.fast
+    if fast is None:
+        return None
+    # The fields of a plain header follow from what started() keyed its
+    # checks by (no tags, no start time; and checked above: no clock,
+    # deadline, keys, commitment or referee); kept under that key.
+    parts = None if key is None else _PLAIN_HEADS.get(key)
+    if parts is None:
+        parts = seal.header_parts(log.format, log.version, log.game, log.params, log.players,
+                                  True, None, {}, log.rules, log.tags, log.clock, log.deadline)
+        if key is not None:
+            _remember(_PLAIN_HEADS, key, parts)
+    head = seal.header_digest_of(parts, log.seed or "", log.started)
+    chained = chained_moves(head, log.moves)
+    if chained is None:
+        return None
+    texts, bys = chained
+    # No event (an event starts with "@", which no game's canonical move holds
+    # anywhere: so one look at all the texts at once).
+    if "@" in "".join(texts):
+        return None
+    seats, after = fast.fast_play(state, texts)
+    # Every move by the player to move (fast_play says which seat played each).
+    if list(map(log.players.__getitem__, seats)) != bys:
+        return None
+    if game.outcome(after) != log.result:
+        return None
+    return Replay(log, game, after)
+
+
+_PLAIN_HEADS: dict[Any, tuple[bytes, bytes | None]] = {}
+
+
+def sizes() -> dict[str, int]:
+    """How many entries each remembered table holds now (each at most :data:`BOUND`)."""
+    return {"new logs": len(_NEW_LOGS), "starts": len(_STARTS), "plain headers": len(_PLAIN_HEADS)}

@@ -1,0 +1,145 @@
+"""Audit and diff: a log checked item by item as an organiser settling a
+dispute would, and two copies of a log compared."""
+
+from __future__ import annotations
+
+import msgspec
+
+from . import seal
+from .chain import check_chain
+from .errors import BadLogError, MoveError
+from .log import Log, MoveEntry, Secret
+from .replaying import check_result, describe, replay
+from .signing import check_seals, unlock
+from .starting import check_header
+
+
+class AuditItem(msgspec.Struct, frozen=True):
+    what: str
+    ok: bool
+    text: str
+
+class AuditReport(msgspec.Struct, frozen=True):
+    passed: bool
+    items: tuple[AuditItem, ...]
+
+def audit(log: Log, secret: Secret | None = None) -> AuditReport:
+    """Check a log as an organiser settling a dispute would, item by item.
+
+    The header, the seed (against the commitment of a refereed game), the
+    digest chain, every move and the stored result; an item that cannot be
+    checked fails the audit.
+    """
+    items: list[AuditItem] = []
+
+    def item(what: str, ok: bool, text: str) -> bool:
+        items.append(AuditItem(what, ok, text))
+        return ok
+
+    try:
+        game = check_header(log)
+        item("header", True, f"{game.title}, {len(log.players)} players: {', '.join(log.players)}")
+    except BadLogError as e:
+        item("header", False, str(e))
+        return AuditReport(False, tuple(items))
+    unlocked = log
+    if log.commitment is None:
+        item("seed", True, "an open game: the seed is in the log")
+    elif log.seed is not None:
+        ok = log.salt is not None and seal.commit(log.seed, log.salt) == log.commitment
+        item("seed", ok, "revealed, and it matches the commitment" if ok else
+             "revealed, but it does not match the commitment made at the start")
+    elif secret is not None:
+        try:
+            unlocked = unlock(log, secret)
+            item("seed", True, "secret; the referee's file matches the commitment")
+        except BadLogError as e:
+            item("seed", False, str(e))
+    else:
+        item("seed", False, "secret: the moves cannot be checked until the referee reveals it "
+                            "(adjudicator reveal) or gives --secret")
+    try:
+        check_chain(log)
+        item("digest chain", True, f"intact over {len(log.moves)} entries")
+    except MoveError as e:
+        item("digest chain", False, str(e))
+    try:
+        check_seals(log)
+        said = []
+        if log.referee is not None:
+            said.append("the referee's signature covers every move and the result")
+        if log.keys:
+            said.append(f"every move of {', '.join(sorted(log.keys))} is signed by its player")
+        item("signatures", True, "; ".join(said) if said else "none: an open, unsigned game")
+    except (BadLogError, MoveError) as e:
+        item("signatures", False, str(e))
+    if all(i.ok for i in items):
+        try:
+            rep = replay(unlocked)
+            item("moves", True, f"all {len(log.moves)} by the player to move, legal and canonical")
+            try:
+                check_result(rep)
+                over = rep.game.outcome(rep.state)
+                item("result", True, f"matches: {describe(over)}" if over is not None else
+                     f"none yet: the game goes on, {rep.to_move()} to move")
+            except BadLogError as e:
+                item("result", False, str(e))
+        except (BadLogError, MoveError) as e:
+            item("moves", False, str(e))
+    return AuditReport(all(i.ok for i in items), tuple(items))
+
+class Comparison(msgspec.Struct, frozen=True):
+    """Two copies of a log compared: whether they are the same (game, moves
+    and result), whether they hold the same game at all, the first move at
+    which their moves part (None when one is a prefix of the other, or they
+    are different games) and lines saying how they differ."""
+
+    same: bool
+    same_game: bool
+    parted_at: int | None
+    lines: tuple[str, ...]
+
+def compare(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> Comparison:
+    """Whether two copies hold the same game and moves, and how they differ."""
+    for field in ("game", "players", "params", "commitment", "referee", "keys"):
+        if getattr(a, field) != getattr(b, field):
+            return Comparison(False, False, None, (
+                f"different games: {field} differs ({name_a}: {getattr(a, field)!r}, "
+                f"{name_b}: {getattr(b, field)!r})",))
+    if a.seed is not None and b.seed is not None and a.seed != b.seed:
+        return Comparison(False, False, None, (
+            f"different games: the seed differs ({name_a}: {a.seed!r}, {name_b}: {b.seed!r})",))
+    common = 0
+    for x, y in zip(a.moves, b.moves):
+        if x != y:
+            break
+        common += 1
+    na, nb = len(a.moves), len(b.moves)
+    parted = common + 1 if common < min(na, nb) else None
+    if common == na == nb:
+        if a.result != b.result:
+            return Comparison(False, True, None, (f"the same {na} moves, but the stored results differ",))
+        return Comparison(True, True, None, (f"the same game: {na} identical moves",))
+    if common == min(na, nb):
+        short, long_, n = (name_a, name_b, na) if na < nb else (name_b, name_a, nb)
+        extra = (b if na < nb else a).moves[n]
+        return Comparison(False, True, None, (
+            f"the same game; {short} stops after move {n}, {long_} goes on to move "
+            f"{max(na, nb)} (move {n + 1}: {extra.by} {extra.move})",))
+
+    def show(entry: MoveEntry | None) -> str:
+        return "nothing" if entry is None else f"{entry.by} {entry.move!r}"
+
+    left = a.moves[common] if common < na else None
+    right = b.moves[common] if common < nb else None
+    return Comparison(False, True, parted, (
+        f"the copies part at move {common + 1}, after {common} identical moves",
+        f"  {name_a}: {show(left)} ({na} moves)",
+        f"  {name_b}: {show(right)} ({nb} moves)",
+    ))
+
+def diff(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> tuple[bool, list[str]]:
+    """Whether two copies hold the same game and moves; lines saying how they differ
+    (:func:`compare` says it as a value)."""
+    found = compare(a, b, name_a, name_b)
+    return found.same, list(found.lines)

@@ -1,0 +1,86 @@
+"""The digest chain of a log: its head, each entry's link, and time stamps.
+
+Every entry of a log carries the digest of the one before it and of itself
+(:func:`seal.entry_digest`, the one definition of a link), starting from the
+digest of the header, so an entry changed, dropped or reordered after it was
+written breaks every link after it. Specified byte for byte in
+``notation/README.md`` ("Digest chain").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import seal
+from .errors import ChainError
+from .log import Log, MoveEntry
+from datetime import UTC
+
+
+def head_digest(log: Log) -> bytes:
+    """The digest the first move entry is chained to."""
+    return seal.header_digest(
+        log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment,
+        log.referee, log.keys, rules=log.rules, tags=log.tags, clock=log.clock,
+        deadline=log.deadline, started=log.started,
+    )
+
+def check_chain(log: Log, upto: int | None = None) -> bytes:
+    """Check the digest chain of the first ``upto`` entries; the last digest.
+
+    The first entry whose digest does not follow raises, located at that move.
+    """
+    digest = head_digest(log)
+    entries = log.moves if upto is None else log.moves[:upto]
+    for number, entry in enumerate(entries, 1):
+        digest = chained(digest, entry, number)
+    return digest
+
+def chained(previous: bytes, entry: MoveEntry, number: int) -> bytes:
+    """The digest of move ``number``'s entry, which must follow ``previous``."""
+    digest = seal.entry_digest(previous, entry.by, entry.move, entry.comment, entry.at)
+    if digest.hex() != entry.digest:
+        raise broken(entry, number)
+    return digest
+
+def broken(entry: MoveEntry, number: int) -> ChainError:
+    """The error of an entry whose digest does not follow the chain."""
+    return ChainError(
+        "the digest chain breaks here: this entry, an earlier one or the header "
+        "was changed after it was written"
+    ).at(number, entry.by, entry.move)
+
+#: A time stamp: UTC, to the second.
+STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+def now_stamp() -> str:
+    """The time now, as the log writes it."""
+    from datetime import datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+def check_stamp(text: str) -> bool:
+    from datetime import datetime
+
+    if not STAMP.fullmatch(text):
+        return False
+    try:
+        datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]],
+           at: str | None = None) -> tuple[MoveEntry, ...]:
+    """Move entries (by, move, comment) appended to ``log``'s, with their
+    digests (and the time stamp ``at`` where the log has a clock)."""
+    digest = bytes.fromhex(log.moves[-1].digest) if log.moves else head_digest(log)
+    out = list(log.moves)
+    if log.clock and at is None:
+        at = now_stamp()
+    stamp = at if log.clock else None
+    for by, move, comment in entries:
+        digest = seal.entry_digest(digest, by, move, comment, stamp)
+        out.append(MoveEntry(by=by, move=move, comment=comment, at=stamp, digest=digest.hex()))
+    return tuple(out)

@@ -1,0 +1,54 @@
+"""Self-play: whole games of random legal moves, as complete logs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from .chain import sealed
+from .chance import Chance
+from .log import Log
+from .starting import new_log_and_state
+
+
+def simulate(
+    game_id: str,
+    players: Sequence[str],
+    seed: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    play_seed: str | None = None,
+    max_moves: int | None = None,
+) -> Log:
+    """A game of uniformly random legal moves, as a complete log.
+
+    The moves are chosen with :class:`Chance` over ``play_seed`` (default: the
+    game's seed) and the label ``"simulate"``, so the same arguments always
+    give the same log.
+    """
+    log, game, state = new_log_and_state(game_id, players, seed, params)
+    rng = Chance(seed if play_seed is None else play_seed, "simulate")
+    entries: list[tuple[str, str, str | None]] = []
+    to_move, legal, fmt, apply = game.to_move, game.legal_moves, game.format_move, game.apply
+    # The text of a legal move is canonical, so fast_apply plays it as apply
+    # plays the move; fast_step spells and plays it at once (the games'
+    # tests compare them with format_move and apply).
+    fast = None if game.fast is None else game.fast.fast_apply
+    step = None if game.fast is None else game.fast.fast_step
+    players = log.players
+    while (seat := to_move(state)) is not None:
+        if max_moves is not None and len(entries) >= max_moves:
+            break
+        moves = legal(state)
+        move = moves[rng.below(len(moves))]
+        done = None if step is None else step(state, move)
+        if done is None:
+            text = fmt(state, move)
+            after = None if fast is None else fast(state, text)
+            state = apply(state, move) if after is None else after
+        else:
+            text, state = done
+        entries.append((players[seat], text, None))
+    return msgspec.structs.replace(log, moves=sealed(log, entries), result=game.outcome(state))
