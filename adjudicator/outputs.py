@@ -9,7 +9,7 @@ special case.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import msgspec
 
@@ -38,9 +38,9 @@ class ParamInfo(_Out):
     name: str
     type: Literal["string", "integer", "boolean"]
     default: str | int | bool
-    choices: Optional[list[str | int | bool]]  # null: any value of the type (within bounds)
-    minimum: Optional[int]
-    maximum: Optional[int]
+    choices: list[str | int | bool] | None  # null: any value of the type (within bounds)
+    minimum: int | None
+    maximum: int | None
     accepts: str  # the same in words
     applies: str
     help: str
@@ -73,22 +73,22 @@ class Position(_Out):
     game: str
     tags: dict[str, str]
     ply: int
-    move: Optional[MoveEntry]
-    to_move: Optional[str]
-    viewer: Optional[str]
+    move: MoveEntry | None
+    to_move: str | None
+    viewer: str | None
     view: Any
-    legal: Optional[list[str]]
+    legal: list[str] | None
     standing: Outcome
-    result: Optional[Outcome]
-    proposal: Optional[str]
-    answer_by: Optional[str]
+    result: Outcome | None
+    proposal: str | None
+    answer_by: str | None
     since: list[str]
 
 
 class Legal(_Out):
     """``legal --json``: the player to move and their moves (empty once over)."""
 
-    player: Optional[str]
+    player: str | None
     moves: list[str]
 
 
@@ -99,7 +99,7 @@ class Replay(_Out):
     tags: dict[str, str]
     players: list[str]
     positions: list[Position]
-    result: Optional[Outcome]
+    result: Outcome | None
 
 
 class ErrorInfo(_Out):
@@ -109,8 +109,8 @@ class ErrorInfo(_Out):
 
     code: Literal["bad-log", "chain", "illegal-move", "notation", "ambiguous", "parameter",
                   "usage", "file"]
-    move: Optional[int]
-    player: Optional[str]
+    move: int | None
+    player: str | None
     message: str
 
 
@@ -124,12 +124,12 @@ class Checked(_Out):
 
     file: str
     valid: bool
-    game: Optional[str]
-    moves: Optional[int]
-    to_move: Optional[str]
-    result: Optional[Outcome]
-    unchecked: Optional[str]
-    error: Optional[ErrorInfo]
+    game: str | None
+    moves: int | None
+    to_move: str | None
+    result: Outcome | None
+    unchecked: str | None
+    error: ErrorInfo | None
 
 
 class AuditItem(_Out):
@@ -152,7 +152,7 @@ class Diff(_Out):
 
     same: bool
     same_game: bool
-    parted_at: Optional[int]
+    parted_at: int | None
     lines: list[str]
 
 
@@ -164,7 +164,7 @@ def error_info(e: AdjudicatorError) -> ErrorInfo:
         code = "ambiguous"
     elif isinstance(e, NotationError):
         code = "notation"
-    elif isinstance(e, IllegalMoveError) or isinstance(e, MoveError):
+    elif isinstance(e, (IllegalMoveError, MoveError)):
         code = "illegal-move"
     elif isinstance(e, UsageError):
         code = "usage"
@@ -200,7 +200,7 @@ def schema(name: str) -> dict:
     from .log import FORMAT, VERSION
 
     kind, title = SCHEMAS[name]
-    views = [g.VIEW for g in games.GAMES.values()]
+    views = [g.view_type for g in games.GAMES.values()]
     (main, *view_refs), defs = msgspec.json.schema_components([kind, *views])
     doc: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -3,7 +3,7 @@
 
 Shared by the command line (``show``) and the referee by mail
 (:mod:`adjudicator.postal`), so a player reads the same words in a terminal
-and in a mail.
+and in a mail; so is the scene a view file's picture is drawn in.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import Game, Outcome, Style
+from .engine import Game, Outcome, Scene, Style
 from .errors import BadLogError, one_line
-from .log import ViewFile
+from .log import Log, MoveEntry, ViewFile
+from .outputs import Position
 
 WIDTH = 72
 
@@ -46,7 +47,10 @@ def wrap(items: Sequence[str], indent: str = "  ") -> str:
                          subsequent_indent=indent, break_on_hyphens=False)
 
 
-def score_lines(outcome: Outcome, final: bool, style: Style = Style(),
+_PLAIN = Style()
+
+
+def score_lines(outcome: Outcome, final: bool, style: Style = _PLAIN,
                 details: bool = True) -> list[str]:
     """The score in lines of at most 72 columns; the reasoning with ``details``."""
     scores = "  ".join(f"{s.place}. {s.player} {s.score}" for s in outcome.standings)
@@ -83,7 +87,7 @@ def render(game: Game, seen: Any, style: Style, source: str | None) -> str:
         try:
             text = game.render(seen, style)
         except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
-            raise BadLogError(f"{source}: its view does not describe a {game.TITLE} position") from None
+            raise BadLogError(f"{source}: its view does not describe a {game.title} position") from None
     if not style.unicode and not text.isascii():
         # Escaped names are longer than the names the game laid out: a line
         # that no longer fits 72 columns is folded, never sent wider.
@@ -99,25 +103,70 @@ def _hard_fold(line: str) -> str:
     return "\n".join([first, *(" " * indent + "| " + piece for piece in pieces)])
 
 
-def view_file_text(vf: ViewFile, style: Style, source: str = "view file") -> str:
+def tag_lines(log: Log, style: Style) -> list[str]:
+    """A log's tags (event, round, ...) filled into lines of at most 72 columns."""
+    if not log.tags:
+        return []
+    return textwrap.wrap(safe("  ".join(f"{k}: {v}" for k, v in log.tags.items()), style),
+                         width=WIDTH, break_on_hyphens=False)
+
+
+def _page(heading: str, style: Style, above: list[str], last: MoveEntry | None,
+          board: str) -> list[str]:
+    """The top of a position as a player reads it, in a terminal or a view
+    file alike: the heading, what the caller puts above the board, the last
+    move, the board and a blank line."""
+    out = [fold(heading, style), *above]
+    if last is not None:
+        out.append(fold(f"Last move: {last.by} {last.move}"
+                        + (f"  # {last.comment}" if last.comment else ""), style))
+    return [*out, board, ""]
+
+
+def position_text(game: Game, pos: Position, style: Style, total: int,
+                  tags: Sequence[str] = (), details: bool = False) -> str:
+    """A position of a log as ``show`` prints it (``total``: the moves of the
+    log, ``tags``: its :func:`tag_lines`): the board as the viewer sees it,
+    whose turn it is with their legal moves when the viewer is to move, and
+    the score; the result once the game is over."""
+    dot = " · " if style.unicode else " - "
+    where = "start" if pos.ply == 0 else f"after move {pos.ply} of {total}"
+    seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
+    out = _page(dot.join((game.title, where, seen)), style,
+                [*tags, *since_lines(pos.since, pos.viewer, style)], pos.move,
+                render(game, pos.view, style, None))
+    if pos.result is not None:
+        out.append("\n".join(score_lines(pos.result, True, style, details)))
+        return "\n".join(out)
+    if pos.proposal is not None:
+        out.append(fold(f"Waiting for answers: {pos.proposal} (accept or reject)", style))
+    turn = f"To move: {pos.to_move}"
+    if pos.answer_by is not None:
+        turn += f" (answer by {pos.answer_by})"
+    out.append(fold(turn, style))
+    if pos.legal is not None:
+        out.append(f"Legal moves ({len(pos.legal)}):")
+        out.append(wrap(pos.legal))
+    out.append("\n".join(score_lines(pos.standing, False, style, details)))
+    return "\n".join(out)
+
+
+def view_file_text(vf: ViewFile, seen: Any, style: Style, source: str = "view file") -> str:
     """A view file as its player reads it: the referee's notes, what happened
-    since their last move, the board as they see it, and their move (the legal
-    list, or the move chosen and the moves queued after it) or the result."""
-    from . import games, referee
+    since their last move, the board as they see it (``seen``, its view once
+    the file is checked: :func:`adjudicator.referee.check_view`), and their
+    move (the legal list, or the move chosen and the moves queued after it)
+    or the result."""
+    from . import games
 
     game = games.get(vf.log.game)
-    seen = referee.check_view(vf, source)
     text = render(game, seen, style, source)
     dot = " · " if style.unicode else " - "
     where = f"after move {len(vf.log.moves)}" if vf.log.moves else "start"
-    out = [fold(dot.join((game.TITLE, where, f"view file of {vf.player}")), style)]
-    out += since_lines(vf.notes, vf.player, style, "From the referee")
-    out += since_lines(vf.since, vf.player, style)
-    if vf.log.moves:
-        last = vf.log.moves[-1]
-        out.append(fold(f"Last move: {last.by} {last.move}"
-                        + (f"  # {last.comment}" if last.comment else ""), style))
-    out += [text, ""]
+    out = _page(dot.join((game.title, where, f"view file of {vf.player}")), style,
+                [*since_lines(vf.notes, vf.player, style, "From the referee"),
+                 *since_lines(vf.since, vf.player, style)],
+                vf.log.moves[-1] if vf.log.moves else None, text)
     if vf.log.result is not None:
         out += score_lines(vf.log.result, True, style)
     elif vf.move is not None:
@@ -130,3 +179,35 @@ def view_file_text(vf: ViewFile, style: Style, source: str = "view file") -> str
     else:
         out.append(fold(f"To move: {vf.to_move}", style))
     return "\n".join(out)
+
+
+def scene_of_view_file(vf: ViewFile) -> Scene:
+    """The scene a view file's picture is drawn in: its player, whose turn
+    it is, the last move and the score, as the file tells them."""
+    from . import games
+
+    last = (vf.log.moves[-1].by, vf.log.moves[-1].move) if vf.log.moves else None
+    return Scene(title=games.get(vf.log.game).title, players=vf.log.players, viewer=vf.player,
+                 to_move=vf.to_move, ply=len(vf.log.moves), last=last,
+                 standing=vf.log.result, final=vf.log.result is not None)
+
+
+def draw(game: Game, seen: Any, scene: Scene, source: str | None) -> str:
+    """A view drawn as an SVG picture; ``source`` names a view file, whose
+    view may be bad input (then :class:`BadLogError`)."""
+    if source is None:
+        return game.draw(seen, scene)
+    try:
+        return game.draw(seen, scene)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, ZeroDivisionError):
+        raise BadLogError(f"{source}: its view does not describe a {game.title} position") from None
+
+
+def view_file_picture(vf: ViewFile, seen: Any, source: str = "view file") -> tuple[Scene, str]:
+    """A view file's picture as its player sees it (``seen``, its checked
+    view): the scene and the SVG. A view the game cannot draw raises
+    :class:`BadLogError`."""
+    from . import games
+
+    scene = scene_of_view_file(vf)
+    return scene, draw(games.get(vf.log.game), seen, scene, source)

@@ -1,4 +1,4 @@
-"""Tests of the command line (adjudicator/cli.py).
+"""Tests of the command line (adjudicator/cli/).
 
 Most tests run the Typer app in-process with ``typer.testing.CliRunner``, whose
 ``result.stdout`` and ``result.stderr`` are kept apart. CliRunner catches any
@@ -562,7 +562,7 @@ def test_line_break_in_result_still_one_error_line(tmp_path, full_bytes, command
     _assert_one_clean_line(run(command, path, color=True))
 
 
-# Regression (HEAD 523b3ea): file names were printed raw in errors (cli._read).
+# Regression (HEAD 523b3ea): file names were printed raw in errors (reading a log).
 def test_line_break_in_file_name_still_one_error_line(tmp_path):
     r = run("show", tmp_path / "no\nsuch.json")
     assert_error(r, "no such file")
@@ -1197,7 +1197,7 @@ def test_process_errors(launcher, tmp_path, full_bytes):
 def test_ascii_output_fits_72_columns_with_long_names_in_any_script(game_id, tmp_path):
     """Escaped names are six times longer than the letters they stand for;
     what does not fit is folded, so --ascii output stays mail-safe."""
-    n = games.get(game_id).PLAYERS[-1]
+    n = games.get(game_id).players[-1]
     names = ["Ελένηαβγδεζηθ", "Ἀλέξανδρος", "Владимирович", "Zoë"][:n]
     path = tmp_path / "g.json"
     path.write_bytes(logmod.encode(match.simulate(game_id, names, "wide", max_moves=7)))
@@ -1208,3 +1208,20 @@ def test_ascii_output_fits_72_columns_with_long_names_in_any_script(game_id, tmp
         assert r.exit_code == 0, r.output
         wide = [line for line in r.stdout.splitlines() if len(line) > 72 or not line.isascii()]
         assert not wide, (args, wide[:3])
+
+
+def test_the_command_table_says_what_each_command_says() -> None:
+    """``adjudicator --help`` lists the commands from adjudicator.cli.COMMANDS
+    without loading them: each short help there is the command's own."""
+    import typer.main
+    from typer.core import TyperCommand
+
+    from adjudicator import cli
+
+    group = typer.main.get_command(app)
+    assert list(group.commands) == list(cli.COMMANDS)  # type: ignore[attr-defined]
+    for name, (_, summary) in cli.COMMANDS.items():
+        command = group.commands[name]  # type: ignore[attr-defined]
+        for limit in (45, 10_000):
+            assert (TyperCommand(name, help=summary).get_short_help_str(limit)
+                    == command.get_short_help_str(limit)), name

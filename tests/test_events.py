@@ -14,7 +14,7 @@ NAMES = ("ann", "bob", "cy", "dee")
 
 def played(game_id: str, moves: int = 6) -> tuple[match.Replay, object]:
     game = games.get(game_id)
-    n = 3 if 3 in game.PLAYERS else game.PLAYERS[-1]
+    n = 3 if 3 in game.players else game.players[-1]
     log = match.simulate(game_id, NAMES[:n], "events", max_moves=moves)
     return match.validate(log, keep=True), log
 
@@ -85,7 +85,7 @@ def test_abandonment_by_all_leaves_no_result(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", list(games.GAMES))
 def test_a_referee_answers_alone_and_signs(game_id: str) -> None:
     game = games.get(game_id)
-    n = 3 if 3 in game.PLAYERS else game.PLAYERS[-1]
+    n = 3 if 3 in game.players else game.players[-1]
     log, secret = match.new_refereed(game_id, NAMES[:n], seed="events")
     for _ in range(4):
         rep = match.replay(match.unlock(log, secret))
@@ -150,6 +150,6 @@ def test_the_clock_stamps_entries_and_show_reports_the_deadline() -> None:
 
     with pytest.raises(BadLogError, match="before the entry before it"):
         match.validate(earlier)
-    from adjudicator.cli import _deadline
+    from adjudicator.actions import deadline
 
-    assert _deadline(log) == "2026-11-23T09:30:00Z"
+    assert deadline(log) == "2026-11-23T09:30:00Z"

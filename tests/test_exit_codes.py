@@ -174,4 +174,4 @@ def test_rules_after_a_non_editable_install(tmp_path: Path) -> None:
         shown = subprocess.run([sys.executable, "-m", "adjudicator", "rules", game_id],
                                capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
         assert shown.returncode == 0, shown.stderr
-        assert shown.stdout == (ROOT / game.NOTATION).read_text(encoding="utf-8")
+        assert shown.stdout == (ROOT / game.notation_doc).read_text(encoding="utf-8")

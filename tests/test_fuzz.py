@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator import cli, games, log as logmod, match, referee, seal
+from adjudicator import games, log as logmod, match, present, referee, seal
 from adjudicator.engine import Style
 from adjudicator.errors import AdjudicatorError
 from adjudicator.log import Log, Secret
@@ -428,7 +428,7 @@ def judge_view(b: Bases, data: bytes,
         logmod.kind_of(data)
         vf = logmod.decode_view(data)
         seen = referee.check_view(vf)
-        cli._render(game, seen, style, "view file")
+        present.render(game, seen, style, "view file")
 
     def referee_side() -> None:
         referee.accept(b.refereed, b.secret, logmod.decode_view(data))
@@ -460,7 +460,7 @@ def resigned(rng: random.Random, b: Bases) -> tuple[str, bytes]:
     _set(view, path, new)
     vf = logmod.decode_view(msgspec.json.encode(tree))
     vf = msgspec.structs.replace(vf, proof=seal.sign(b.secret.signing_key,  # type: ignore[arg-type]
-                                                     referee._view_items(vf)))
+                                                     referee.view_items(vf)))
     return f"signed view {'.'.join(map(str, path))}", logmod.encode(vf)
 
 
@@ -487,7 +487,7 @@ def test_damaged_logs_and_view_files(tmp_path: Path, game_id: str,
     seed = int.from_bytes(game_id.encode(), "big") % 2**32
     rng = random.Random(seed)
     tally = Tally()
-    for name, data in b.logs.items():
+    for data in b.logs.values():
         check(logmod.decode(data))  # the bases are valid
     # The damaged cases the command line gets too: (command kind, file bytes).
     refused_logs: list[tuple[str, str, bytes]] = []
@@ -497,7 +497,7 @@ def test_damaged_logs_and_view_files(tmp_path: Path, game_id: str,
         for _ in range(int(LOGS * share[name])):
             kind, damaged = damage(rng, data, b, log_like=True)
             sniff = tally.cases % 5 == 0
-            if tally.run(f"{name} {kind}", lambda: judge_log(damaged, sniff)) and \
+            if tally.run(f"{name} {kind}", lambda damaged=damaged, sniff=sniff: judge_log(damaged, sniff)) and \
                     rng.random() < 0.02:
                 refused_logs.append((name, kind, damaged))
     for _ in range(VIEWS):

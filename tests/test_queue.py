@@ -159,7 +159,7 @@ def test_extend_from_writes_the_report_into_the_reply(tmp_path: Path) -> None:
 
 # --- since your last move -------------------------------------------------------------------
 
-CASES = [(gid, n) for gid in games.GAMES for n in games.get(gid).PLAYERS if n > 1][::2] + [
+CASES = [(gid, n) for gid in games.GAMES for n in games.get(gid).players if n > 1][::2] + [
     ("turn-of-time", 1)]
 
 

@@ -57,7 +57,7 @@ def played(request, tmp_path_factory) -> dict[str, Path]:
     """For one game: an open log in progress, a finished one, a damaged one, a
     refereed log with its secret, and a view file of the player to move."""
     game_id = request.param
-    n = games.get(game_id).PLAYERS[-1]
+    n = games.get(game_id).players[-1]
     names = NAMES[:n]
     d = tmp_path_factory.mktemp(game_id)
     paths = {}
@@ -156,7 +156,7 @@ def test_an_organisers_round_through_the_cli(game_id: str, tmp_path) -> None:
     """The issue's "done when": a tagged round with a deadline, a takeback by
     agreement and a resignation, run through the command line alone, and read
     back by a program that knows only the published schemas."""
-    n = max(p for p in games.get(game_id).PLAYERS if p <= 3)
+    n = max(p for p in games.get(game_id).players if p <= 3)
     names = ["ann", "Ελένη", "José"][:n]
     path = tmp_path / "round.json"
     copies = []

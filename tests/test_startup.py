@@ -1,8 +1,9 @@
 """Start-up and bulk validation: what a command loads, and --jobs.
 
 A command that reads one log must load that log's game and no other (the
-registry imports games lazily), and validating on several cores must give
-exactly the report of one core, in the order the logs were given.
+registry imports games lazily), a command only its own module of the CLI,
+and validating on several cores must give exactly the report of one core,
+in the order the logs were given.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ print("LOADED", " ".join(sorted(set(loaded))), file=sys.stderr)
 def loaded_games(*args: str) -> set[str]:
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
-    line = [l for l in done.stderr.splitlines() if l.startswith("LOADED")]
+    line = [s for s in done.stderr.splitlines() if s.startswith("LOADED")]
     assert line, done.stderr
     return set(line[-1].split()[1:])
 
@@ -53,6 +54,30 @@ def test_a_command_loads_only_the_game_of_its_log(game_id: str, command: str) ->
 def test_help_loads_no_game() -> None:
     assert loaded_games("--help") == set()
     assert loaded_games("show", "--help") == set()
+
+
+PROBE_CLI = PROBE.replace(
+    'print("LOADED"',
+    'print("CLI", " ".join(m for m in sys.modules if m.startswith("adjudicator.cli.")), '
+    'file=sys.stderr)\nprint("LOADED"')
+
+
+def cli_modules(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE_CLI, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    line = [s for s in done.stderr.splitlines() if s.startswith("CLI")]
+    assert line, done.stderr
+    return {m.rsplit(".", 1)[1] for m in line[-1].split()[1:]}
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    """The commands are loaded lazily: --help lists them all and loads none,
+    and a command loads its own module alone."""
+    log = str(FIRSTS["q-turn"])
+    assert cli_modules("--help") == {"common"}
+    assert cli_modules("show", log) == {"common", "play"}
+    assert cli_modules("validate", log) == {"common", "check"}
+    assert cli_modules("schema", "show") == {"common", "tools"}
 
 
 def test_parallel_validation_reports_as_serial(tmp_path: Path) -> None:
@@ -84,7 +109,7 @@ def test_validate_many_logs_in_parallel_matches_the_library(tmp_path: Path) -> N
     paths = []
     for i in range(24):
         game_id = sorted(games.GAMES)[i % 5]
-        n = games.get(game_id).PLAYERS[-1]
+        n = games.get(game_id).players[-1]
         log = match.simulate(game_id, ("ann", "bob", "cy", "dee")[:n], f"par-{i}", max_moves=30)
         path = tmp_path / f"{i:02}.json"
         path.write_bytes(logmod.encode(log))
@@ -113,7 +138,7 @@ def test_show_of_a_json_log_loads_nothing_it_does_not_use(game_id: str) -> None:
     what start-up pays for on every command (issue #13)."""
     done = subprocess.run([sys.executable, "-c", PROBE_ALL, "show", str(FIRSTS[game_id])],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
-    line = [l for l in done.stderr.splitlines() if l.startswith("MODULES")]
+    line = [s for s in done.stderr.splitlines() if s.startswith("MODULES")]
     assert line, done.stderr
     modules = set(line[-1].split()[1:])
     package = "adjudicator.games." + game_id.replace("-", "_")

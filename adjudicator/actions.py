@@ -1,0 +1,553 @@
+"""What each command does, as library functions that return values.
+
+The command line (:mod:`adjudicator.cli`) reads its options, calls one of
+these and prints what it returns; a program calls them the same way. Here
+live the policies behind the commands: the forms a file may come in, who
+records a move in an open and in a refereed game, what validating one log
+means, a player's move in their view file, a position as ``show`` reports it.
+Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from . import files, log as logmod, match, referee
+from .engine import Game, Scene
+from .errors import AdjudicatorError, BadLogError, UsageError, one_line
+from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
+from .outputs import Checked, Position
+
+
+def source(path: str) -> str:
+    """How ``path`` is named in messages (``-`` is standard input)."""
+    return "stdin" if path == "-" else path
+
+
+# --- the files a command reads and writes ----------------------------------------------------
+
+
+class Found(msgspec.Struct, frozen=True):
+    """A log or view file and the form it came in: ``json``, ``text`` (a file
+    holding just the text form) or ``mail`` (a message, a pasted body:
+    anything else the text form or JSON was found in)."""
+
+    value: Log | ViewFile
+    form: str
+
+
+def found(path: str, data: bytes | None = None) -> Found:
+    """The log or view file in ``path`` (or in ``data``, its bytes already read)."""
+    data = files.read(path) if data is None else data
+    name = source(path)
+    if logmod.text_of(data, name).lstrip()[:1] in ("{", "["):
+        # JSON is read strictly, and without loading the mail reader.
+        kind = logmod.kind_of(data)
+        if kind == VIEW_FORMAT:
+            return Found(logmod.decode_view(data, name), "json")
+        if kind not in (None, logmod.FORMAT):
+            raise BadLogError(f"{name}: a file of format {kind!r}, not a log or a view file")
+        return Found(logmod.decode(data, name), "json")
+    from . import mailparse
+
+    got = mailparse.extract_found(data, name)
+    text = logmod.text_of(data, name).strip()
+    whole = (got.form == "text" and text.startswith("-----BEGIN ADJUDICATOR")
+             and text.endswith("-----") and got.depth == 0)
+    return Found(got.value, "text" if whole else "mail")
+
+
+def log_of(path: str, got: Found) -> Log:
+    """The log of ``got``; a view file is refused, saying what takes one."""
+    if isinstance(got.value, ViewFile):
+        raise AdjudicatorError(
+            f"{source(path)} is a view file: use 'adjudicator show' or 'adjudicator extend' on it"
+        )
+    return got.value
+
+
+def read_log(path: str, data: bytes | None = None) -> Log:
+    """The log in ``path``: JSON, the text form, or a mail holding either."""
+    return log_of(path, found(path, data))
+
+
+def encoded(value: Log | ViewFile, form: str, path: str) -> bytes:
+    """``value`` written in the form its file came in; a file found inside a
+    mail is not rewritten (the error says how to go on)."""
+    if form == "json":
+        return logmod.encode(value)
+    if form == "text":
+        from . import textform
+
+        return textform.dumps(value).encode("ascii")
+    raise AdjudicatorError(
+        f"{source(path)}: the game is inside a mail message or other text, which is not "
+        f"rewritten: save it first (adjudicator convert {source(path)} -o game.json) and use that"
+    )
+
+
+def read_secret(path: str | None) -> Secret | None:
+    """The referee's secret file at ``path``, if one is named."""
+    return None if path is None else logmod.decode_secret(files.read(path), path)
+
+
+def private_key(path: str | None) -> str | None:
+    """The private key in a player's key file, if one is named."""
+    return None if path is None else logmod.decode_key(files.read(path), path).private
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def seat(rep: match.Replay, player: str | None) -> int | None:
+    """The seat of ``player`` (None for nobody); a name not in the game is a usage error."""
+    if player is None:
+        return None
+    if player not in rep.players:
+        raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
+    return rep.players.index(player)
+
+
+def deadline(log: Log) -> str | None:
+    """When the player to move must answer: the last entry's time plus the deadline."""
+    from datetime import datetime, timedelta
+
+    since = log.moves[-1].at if log.moves else log.started
+    if since is None or log.deadline is None:
+        return None
+    when = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ") + timedelta(hours=log.deadline)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool,
+             since: bool = False) -> Position:
+    """One position as seen by ``viewer``; the player to move when ``default_viewer``.
+    With ``since`` (a replay that kept its states up to ``ply``), what
+    happened since the viewer last moved."""
+    game = rep.game
+    last = ply == len(rep.log.moves) and state is rep.state
+    ended = rep.ended if last else None
+    to_move = None if ended is not None else game.to_move(state)
+    if default_viewer:
+        viewer = to_move
+    legal = None
+    if to_move is not None and viewer == to_move:
+        legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+    answer_by = None
+    if last and to_move is not None and rep.log.deadline is not None:
+        answer_by = deadline(rep.log)
+    return Position(
+        game=rep.game.id,
+        tags=dict(rep.log.tags),
+        ply=ply,
+        move=rep.log.moves[ply - 1] if ply > 0 else None,
+        to_move=None if to_move is None else rep.players[to_move],
+        viewer=None if viewer is None else rep.players[viewer],
+        view=game.view(state, viewer),
+        legal=legal,
+        standing=game.standing(state),
+        result=ended if ended is not None else game.outcome(state),
+        proposal=rep.pending.words() if last and rep.pending is not None else None,
+        answer_by=answer_by,
+        since=list(match.since(rep, viewer)) if since and viewer is not None else [],
+    )
+
+
+class Shown(msgspec.Struct, frozen=True):
+    """A position of a log (``show``): the game, the log replayed and the position."""
+
+    game: Game
+    log: Log
+    position: Position
+
+
+def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None,
+         public: bool = False, at: int | None = None, ignore_rest: bool = False) -> Shown:
+    """The position after ``at`` moves (the last by default) as ``as_player``
+    sees it; without a player, as the player to move sees it, or with
+    ``public`` as everybody does. The whole log must be valid, unless
+    ``ignore_rest`` (with ``at``: to audit a disputed log)."""
+    data = match.unlock(log, secret)
+    if at is not None and not 0 <= at <= len(data.moves):
+        raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+    if ignore_rest and at is None:
+        raise UsageError("--ignore-rest needs --at N")
+    # What happened since a player's last move is told to a named player (a
+    # plain show stays as cheap as it starts: it is the command run most).
+    since = as_player is not None
+    if at is None:
+        rep = match.validate(data, keep=since)
+    else:
+        if not ignore_rest:
+            match.validate(data)
+        rep = match.replay(data, upto=at, keep=since)
+    viewer = seat(rep, as_player)
+    ply = len(data.moves) if at is None else at
+    default = as_player is None and not public
+    return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since))
+
+
+def replay_positions(log: Log, as_player: str | None = None) -> tuple[Game, list[Position]]:
+    """Every position of a valid log, from the start, as ``as_player`` sees
+    it (by default as each position's player to move does)."""
+    rep = match.validate(log, keep=True)
+    viewer = seat(rep, as_player)
+    return rep.game, [position(rep, state, ply, viewer, as_player is None)
+                      for ply, state in enumerate(rep.states)]
+
+
+def legal(got: Found, name: str, secret_path: str | None = None) -> tuple[str | None, list[str]]:
+    """The player to move and their legal moves (none once the game is over),
+    from a log (the secret file at ``secret_path`` unlocks a refereed one)
+    or from the view file of the player to move."""
+    value = got.value
+    if isinstance(value, ViewFile):
+        referee.check_view(value, name)
+        if value.legal is None and value.to_move is not None:
+            raise AdjudicatorError(f"{name}: it is {value.to_move}'s turn, not {value.player}'s")
+        return value.to_move, list(value.legal or ())
+    rep = match.validate(match.unlock(value, read_secret(secret_path)))
+    return rep.to_move(), list(rep.legal())
+
+
+def picture(log: Log, secret_path: str | None = None, *, as_player: str | None = None,
+            public: bool = False, at: int | None = None) -> tuple[Scene, str]:
+    """The scene and the SVG picture of a position of a valid log, drawn from
+    the same view as :func:`show`."""
+    from . import drawing
+
+    if as_player is not None and public:
+        raise UsageError("give --as PLAYER or --public, not both")
+    data = match.unlock(log, read_secret(secret_path))
+    if at is not None and not 0 <= at <= len(data.moves):
+        raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
+    match.validate(data)
+    ply = len(data.moves) if at is None else at
+    rep = match.replay(data, upto=ply)
+    viewer = seat(rep, as_player) if as_player is not None else (None if public else rep.seat())
+    entry = data.moves[ply - 1] if ply else None
+    scene = drawing.scene(rep.game, rep.players, rep.state, ply,
+                          None if entry is None else (entry.by, entry.move), viewer, rep.ended)
+    return scene, rep.game.draw(rep.game.view(rep.state, viewer), scene)
+
+
+# --- starting a game ----------------------------------------------------------------------------
+
+
+def players_of(text: str) -> list[str]:
+    """Player names from a comma-separated list."""
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def params_of(pairs: Sequence[str]) -> dict[str, str]:
+    """Game parameters from ``KEY=VALUE`` pairs (``--param``)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--param {pair!r}: write it as KEY=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+def tags_of(pairs: Sequence[str]) -> dict[str, str]:
+    """Tags from ``KEY=VALUE`` pairs (``--tag``)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--tag {pair!r}: write it as KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def keys_of(pairs: Sequence[str]) -> dict[str, str]:
+    """Players' public keys from ``PLAYER=KEY`` pairs (``--key``): KEY is a
+    public key or a key file."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise UsageError(f"--key {pair!r}: write it as PLAYER=KEY (a public key or a key file)")
+        value = value.strip()
+        if not value.startswith("ed25519:"):
+            value = logmod.decode_key(files.read(value), value).public
+        out[name.strip()] = value
+    return out
+
+
+class Started(msgspec.Struct, frozen=True):
+    """A new game: its log (and, refereed, the secret written next to it),
+    and the player to move first (None when the log went nowhere yet)."""
+
+    log: Log
+    secret: Secret | None
+    secret_path: str | None
+    to_move: str | None
+
+
+def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = (),
+             keys: Sequence[str] = (), tags: Sequence[str] = (), *, clock: bool = False,
+             deadline: int | None = None, output: str | None = None, refereed: bool = False,
+             secret_path: str | None = None, replace: bool = False) -> Started:
+    """Start a game (players comma-separated; parameters, keys and tags as
+    ``KEY=VALUE`` pairs) and write its log to ``output`` when given. A
+    refereed game keeps its seed secret: the log holds a commitment, and the
+    secret goes to ``secret_path`` (by default next to the log,
+    NAME.secret.json), readable by its owner alone."""
+    if not refereed:
+        if secret_path is not None:
+            raise UsageError("--secret FILE goes with --referee")
+        log = match.new_log(game, players_of(players), seed, params_of(params), keys_of(keys),
+                            tags=tags_of(tags), clock=clock, deadline=deadline)
+        if output is None:
+            return Started(log, None, None, None)
+        files.write(output, logmod.encode(log), replace=replace)
+        return Started(log, None, None, match.replay(log).to_move())
+    if output is None:
+        raise UsageError("--referee needs -o FILE: the log and the secret are two files")
+    secret_path = secret_path or str(Path(output).with_suffix("")) + ".secret.json"
+    log, secret = match.new_refereed(game, players_of(players), seed, params_of(params),
+                                     keys_of(keys), tags=tags_of(tags), clock=clock,
+                                     deadline=deadline)
+    files.write(secret_path, logmod.encode(secret), replace=replace, private=True)
+    files.write(output, logmod.encode(log), replace=replace)
+    return Started(log, secret, secret_path, match.replay(match.unlock(log, secret)).to_move())
+
+
+def simulate(game: str, players: str, seed: str | None, params: Sequence[str] = (), *,
+             play_seed: str | None = None, max_moves: int | None = None) -> Log:
+    """A game of random legal moves (self-play); a random seed when none is given."""
+    from secrets import token_hex
+
+    return match.simulate(game, players_of(players), token_hex(8) if seed is None else seed,
+                          params_of(params), play_seed=play_seed, max_moves=max_moves)
+
+
+# --- recording moves ----------------------------------------------------------------------------
+
+
+class Recorded(msgspec.Struct, frozen=True):
+    """Moves or an event recorded in a log file (:func:`record`).
+
+    ``output`` is the new log when it goes to standard output instead of a
+    file (then nothing else was done). Otherwise the file was replaced;
+    ``taken`` is what the referee took from a view file, ``reply`` the file
+    the player's next view file was written to, and ``position`` the
+    position now, as the last mover sees it (the public view to a referee).
+    """
+
+    log: Log
+    added: tuple[MoveEntry, ...]
+    output: bytes | None
+    taken: referee.Taken | None = None
+    reply: str | None = None
+    game: Game | None = None
+    position: Position | None = None
+
+
+def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
+           as_player: str | None = None, comment: str | None = None, expect: int | None = None,
+           key_path: str | None = None, secret_path: str | None = None,
+           from_: str | None = None, reply: str | None = None) -> Recorded:
+    """Record moves or an event in the log file ``path`` (``raw``: its bytes
+    as read): checked, signed where the log is, written under a lock.
+
+    An open game is extended by anyone (``as_player`` refuses a move that is
+    not theirs); a refereed one only by its referee, with the secret file
+    at ``secret_path``, from the moves given or from a player's view file
+    (``from_``, its queued moves after it; ``reply``: where to write that
+    player's next view file). ``key_path`` is a player's key file;
+    ``expect`` the number of moves the log must hold. Files are read only
+    once the checks before them pass. Behind extend, resign, propose, accept and reject.
+    """
+    stored = log_of(path, got)
+    form = "json" if path == "-" else got.form
+    if form == "mail":
+        encoded(stored, form, path)  # refuses, saying how to go on
+    if expect is not None and expect != len(stored.moves):
+        raise AdjudicatorError(
+            f"{source(path)}: holds {len(stored.moves)} moves, not {expect} (--expect): "
+            "the moves answer another position; nothing recorded"
+        )
+    key_text = private_key(key_path)
+    taken: referee.Taken | None = None
+    from_form = "json"
+    secret_file: Secret | None = None
+    if stored.refereed:
+        if secret_path is None:
+            raise UsageError(
+                "a refereed game is extended by its referee, with --secret FILE; "
+                "a player records their move in the view file the referee sent"
+            )
+        secret_file = read_secret(secret_path)
+        assert secret_file is not None
+        if from_ is not None:
+            if moves:
+                raise UsageError("give either moves or --from VIEWFILE, not both")
+            sent = found(from_)
+            vf, from_form = sent.value, sent.form
+            if not isinstance(vf, ViewFile):
+                raise AdjudicatorError(f"{from_}: holds a log, not a view file")
+            if as_player is not None and as_player != vf.player:
+                raise UsageError(f"--as {as_player!r}: the view file is {vf.player}'s")
+            taken = referee.take(stored, secret_file, vf, from_)
+            new_log = taken.log
+        else:
+            new_log = referee.record(stored, secret_file, list(moves), as_player=as_player,
+                                     comment=comment, player_key=key_text)
+        data = match.unlock(stored, secret_file)
+        replayable = match.unlock(new_log, secret_file)
+    else:
+        if from_ is not None:
+            raise UsageError("--from VIEWFILE goes with a refereed game")
+        if secret_path is not None:
+            raise UsageError("--secret goes with a refereed game; this one is open")
+        data = stored
+        new_log = replayable = match.extend(stored, list(moves), as_player=as_player,
+                                            comment=comment, player_key=key_text)
+    added = new_log.moves[len(data.moves):]
+    out = encoded(new_log, form, path)
+    if path == "-":
+        return Recorded(new_log, added, out)
+    files.update(path, raw, out)
+    if taken is not None and reply is not None:
+        answer = referee.issue_view(new_log, secret_file, taken.player, taken.notes())
+        # The answer goes back the way the file came: a pasted text form gets one.
+        files.write(reply, encoded(answer, "json" if from_form == "json" else "text", reply))
+    rep = match.replay(replayable)
+    last = new_log.moves[-1].by
+    # The referee's terminal shows what everyone may see, never a hand.
+    viewer = None if stored.refereed or last not in rep.players else rep.players.index(last)
+    return Recorded(new_log, added, None, taken, reply if taken is not None else None, rep.game,
+                    position(rep, rep.state, len(new_log.moves), viewer, False))
+
+
+class Chosen(msgspec.Struct, frozen=True):
+    """A player's move recorded in their view file (:func:`extend_view`);
+    ``output`` is the file for standard output instead (then nothing was written)."""
+
+    view: ViewFile
+    output: bytes | None
+
+
+def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[str], *,
+                as_player: str | None = None, comment: str | None = None,
+                key: str | None = None, expect: int | None = None) -> Chosen:
+    """A player records their move in their view file ``path`` (checked
+    against its legal list; further moves are queued for the referee).
+    ``key`` is the player's private key, if they sign."""
+    if as_player is not None and as_player != vf.player:
+        raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
+    if expect is not None and expect != len(vf.log.moves):
+        raise AdjudicatorError(f"{source(path)}: made after move {len(vf.log.moves)}, "
+                               f"not {expect} (--expect); nothing recorded")
+    updated = referee.choose(vf, list(moves), comment, key, source(path))
+    out = encoded(updated, "json" if path == "-" else form, path)
+    if path == "-":
+        return Chosen(updated, out)
+    files.update(path, raw, out, what="recording the move")
+    return Chosen(updated, None)
+
+
+# --- checking logs ------------------------------------------------------------------------------
+
+
+def validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[Checked, str]:
+    """One log checked: ``task`` is its path, its bytes when already read (from
+    standard input) and the referee's secret, if any. Gives its report entry
+    and the line that says it. A refereed game whose seed is secret has its
+    header, chain and referee's signature checked, and its moves wait for the
+    reveal. (Module level: it runs in worker processes.)"""
+    from .outputs import error_info
+
+    path, raw, secret = task
+    entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
+                             "to_move": None, "result": None, "unchecked": None, "error": None}
+    try:
+        stored = read_log(path, raw)
+        data = match.unlock(stored, secret) if stored.refereed else stored
+        entry.update(game=data.game, moves=len(data.moves))
+        if data.seed is None:
+            match.check_public(data)
+            if data.referee is None:
+                raise BadLogError(
+                    "a refereed log of version 1 carries no referee signature: nothing in "
+                    "it can be checked until the referee reveals the seed")
+            entry.update(valid=True, result=data.result,
+                         unchecked="the legality of the moves and the result: the seed is secret")
+            line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+                    "by its referee (header, moves and result as the referee wrote "
+                    "them); their legality is checked once the seed is revealed")
+        else:
+            rep = match.validate(data)
+            entry.update(valid=True, result=data.result, to_move=rep.to_move())
+            state = (f"over, {match.describe(data.result)}" if data.result is not None
+                     else f"in progress, {entry['to_move']} to move")
+            line = one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+    except AdjudicatorError as e:
+        text = str(e)
+        entry["error"] = error_info(e)
+        line = one_line(text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}")
+    return Checked(**entry), line
+
+
+def validate_files(paths: Sequence[str], secret: Secret | None = None, *, jobs: int | None = None,
+                   progress: Callable[[Iterable[tuple[Checked, str]], int], Iterable[tuple[Checked, str]]]
+                   | None = None) -> list[tuple[Checked, str]]:
+    """Every log of ``paths`` checked (:func:`validate_one`), in the order
+    given; many are checked in ``jobs`` processes (default: one per core).
+    ``progress`` wraps the results as they come, given their number."""
+    import os
+
+    tasks = [(path, files.read(path) if path == "-" else None, secret) for path in paths]
+    workers = min(jobs or os.cpu_count() or 1, len(tasks))
+    watch = progress or (lambda results, total: results)
+    if workers > 1 and len(tasks) >= 8:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            return list(watch(pool.map(validate_one, tasks, chunksize=4), len(tasks)))
+    return list(watch(map(validate_one, tasks), len(tasks)))
+
+
+def compare_files(a: str, b: str) -> match.Comparison:
+    """Two copies of a log compared (``diff``)."""
+    return match.compare(read_log(a), read_log(b), source(a), source(b))
+
+
+# --- the referee's files ------------------------------------------------------------------------
+
+
+def reveal(path: str, secret_path: str) -> bytes | None:
+    """Publish the seed of a refereed game in its log file, from the secret
+    file at ``secret_path``, in the form the file came in (checked first);
+    for standard input, the new log to print."""
+    raw = files.read(path)
+    got = found(path, raw)
+    stored = log_of(path, got)
+    form = "json" if path == "-" else got.form
+    if stored.seed is not None:
+        raise AdjudicatorError(f"{source(path)}: the seed is already in the log")
+    secret = read_secret(secret_path)
+    assert secret is not None
+    revealed = match.reveal(stored, secret)
+    match.validate(revealed)
+    out = encoded(revealed, form, path)
+    if path == "-":
+        return out
+    files.update(path, raw, out, what="revealing the seed")
+    return None
+
+
+def view_file(path: str, secret_path: str | None, player: str, form: str) -> tuple[ViewFile, bytes]:
+    """``player``'s view file of the log in ``path`` (the secret file at
+    ``secret_path`` unlocks a refereed one), and its bytes in ``form``
+    (``json``, or ``text`` to paste into a mail body)."""
+    stored = read_log(path)
+    vf = referee.issue_view(stored, read_secret(secret_path), player)
+    return vf, encoded(vf, form, path)

@@ -1,0 +1,166 @@
+"""Commands about the games and the files: games, rules, convert, schema,
+simulate, and a player's signing key."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Annotated
+
+import typer
+
+from .. import actions, files, games, log as logmod, match
+from ..errors import AdjudicatorError, UsageError
+from ..log import ViewFile
+from .common import ForceOpt, JsonOpt, LogArg, echo_json, put
+
+
+def list_games(json_: JsonOpt = False) -> None:
+    """List the games, their player counts and their parameters with defaults.
+
+    \b
+    Example: adjudicator games
+    """
+    if json_:
+        from ..outputs import GameInfo, ParamInfo
+
+        kinds = {str: "string", int: "integer", bool: "boolean"}
+        echo_json([
+            GameInfo(
+                id=g.id, title=g.title, players=list(g.players), rules=g.rules_version,
+                notation=g.notation_doc,
+                params=[ParamInfo(name=p.name, type=kinds[p.kind], default=p.default,  # type: ignore[arg-type]
+                                  choices=list(p.choices) or None, minimum=p.minimum,
+                                  maximum=p.maximum, accepts=p.describe(), applies=p.applies,
+                                  help=p.help) for p in g.params],
+            )
+            for g in games.GAMES.values()
+        ])
+        return
+    for g in games.GAMES.values():
+        counts = ", ".join(str(n) for n in g.players)
+        typer.echo(f"{g.id}  {g.title}  (players: {counts}; notation: {g.notation_doc})")
+        for p in g.params:
+            typer.echo(f"    --param {p.name}={p.default}   [{p.describe()}; {p.applies}]")
+            typer.echo(textwrap.fill(p.help, width=78, initial_indent="        ",
+                                     subsequent_indent="        "))
+
+
+def rules(
+    game: Annotated[str, typer.Argument(help="The game id, as listed by 'adjudicator games'.", show_default=False)],
+) -> None:
+    """Print a game's notation document: the move grammar, examples and every
+    ruling (installed with the package; error messages point to it).
+
+    \b
+    Example: adjudicator rules atlas
+    """
+    from importlib import resources
+
+    known = games.get(game)
+    doc = resources.files("adjudicator").joinpath(known.notation_doc)
+    try:
+        text = doc.read_text(encoding="utf-8")
+    except OSError:
+        raise AdjudicatorError(f"{known.notation_doc} is missing from this installation") from None
+    typer.echo(text, nl=False)
+
+
+def convert(
+    log: LogArg,
+    to: Annotated[str, typer.Option("--to", metavar="FORM", help="'text' (for mail and forums) or 'json'.")],
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout.")] = None,
+    force: ForceOpt = False,
+) -> None:
+    """Convert a log or view file between JSON and the text form, losslessly.
+
+    The text form (notation/text-form.md) is pure ASCII within 72 columns and
+    survives being pasted into a mail or a forum post, quoted and re-wrapped;
+    every command reads it, and a whole mail message holding it, as well.
+
+    \b
+    Example: adjudicator convert game.json --to text -o game.txt
+    """
+    form = to.strip().lower()
+    if form not in ("text", "json"):
+        raise UsageError(f"--to {to!r}: text or json")
+    value = actions.found(log).value
+    data = actions.encoded(value, form, log)
+    if output is None:
+        put(data)
+        return
+    files.write(output, data, replace=force)
+    kind = "view file" if isinstance(value, ViewFile) else "log"
+    typer.echo(f"Wrote {output}: the {kind} in the {'text form' if form == 'text' else 'JSON form'}.")
+
+
+def schema(
+    name: Annotated[str, typer.Argument(help="log, view, games, show, legal, replay, validate, audit or diff.")] = "log",
+) -> None:
+    """Print the JSON Schema of the log format, or of a command's --json output
+    (kept in notation/log.schema.json and notation/schemas/).
+
+    \b
+    Example: adjudicator schema validate > validate.schema.json
+    """
+    from .. import outputs
+
+    if name == "log":
+        typer.echo(logmod.schema_text(), nl=False)
+        return
+    if name not in outputs.SCHEMAS:
+        raise UsageError(f"no schema {name!r} (schemas: {', '.join(outputs.SCHEMAS)})")
+    typer.echo(outputs.schema_text(name), nl=False)
+
+
+def simulate(
+    game: Annotated[str, typer.Argument(help="The game id.")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player names, comma-separated.")],
+    seed: Annotated[str | None, typer.Option("--seed", "-s", help="The game's seed (default: random).")] = None,
+    play_seed: Annotated[str | None, typer.Option("--play-seed", help="Seed of the random choice of moves (default: the game's seed).")] = None,
+    param: Annotated[list[str], typer.Option("--param", "-P", metavar="KEY=VALUE", help="A game parameter; repeat for several.")] = [],  # noqa: B006
+    max_moves: Annotated[int | None, typer.Option("--moves", metavar="N", help="Stop after N moves.")] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
+    force: ForceOpt = False,
+) -> None:
+    """Play a game of random legal moves and write its log (self-play).
+
+    \b
+    Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
+    """
+    log = actions.simulate(game, players, seed, param, play_seed=play_seed, max_moves=max_moves)
+    if output is None:
+        put(logmod.encode(log))
+        return
+    files.write(output, logmod.encode(log), replace=force)
+    typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
+
+
+key_app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None,
+    help=("A player's own signing key, to sign their moves.\n\n\b\n"
+          "Example: adjudicator key new -o ann.key"),
+)
+
+
+@key_app.command("new")
+def key_new(
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Where to write the key file (readable by you alone).")],
+    force: ForceOpt = False,
+) -> None:
+    """Make a signing key: the file is private; give the public key it prints
+    to whoever starts the game (new --key PLAYER=KEY).
+
+    \b
+    Example: adjudicator key new -o ann.key
+    """
+    from .. import seal
+
+    private = seal.new_signing_key()
+    key = logmod.KeyFile(format=logmod.KEY_FORMAT, version=logmod.VERSION,
+                         public=seal.public_key(private), private=private)
+    files.write(output, logmod.encode(key), replace=force, private=True)
+    typer.echo(f"Wrote {output} (private: keep it). Public key: {key.public}")
+
+
+COMMANDS = {"games": list_games, "rules": rules, "convert": convert, "schema": schema,
+            "simulate": simulate, "key": key_app}
