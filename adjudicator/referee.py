@@ -22,10 +22,11 @@ from dataclasses import dataclass
 
 import msgspec
 
-from . import games, match, seal
+from . import games, match, reading, seal
 from .errors import (AdjudicatorError, BadLogError, IllegalMoveError, MoveError,
                      NotationError, UsageError, one_line)
 from .log import VERSION, VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
+from .played import Replay
 
 
 class ViewFileError(AdjudicatorError):
@@ -55,7 +56,8 @@ def record(
     return signed(match.publish(new, log), secret)
 
 
-def _view_items(vf: ViewFile) -> list[str]:
+def view_items(vf: ViewFile) -> list[str]:
+    """What the referee's proof of a view file covers: the chain head it answers, the player and the view."""
     head = vf.log.moves[-1].digest if vf.log.moves else match.head_digest(vf.log).hex()
     return [
         seal.VIEW_SIGN_DOMAIN,
@@ -93,10 +95,19 @@ def issue_view(log: Log, secret: Secret | None, player: str,
 
 
 def issue_views(log: Log, secret: Secret | None, players: Sequence[str],
-                notes: Mapping[str, Sequence[str]] | None = None) -> dict[str, ViewFile]:
-    """The view files of several ``players`` from one replay (see :func:`issue_view`)."""
+                notes: Mapping[str, Sequence[str]] | None = None, *,
+                replayed: Replay | None = None) -> dict[str, ViewFile]:
+    """The view files of several ``players`` from one replay (see :func:`issue_view`).
+
+    ``replayed`` is a replay of the same moves that kept its states (what
+    :func:`take` gives), so the log is not replayed again; a replay of other
+    moves is not used.
+    """
     unlocked = match.unlock(log, secret)
-    rep = match.validate(unlocked, keep=True)
+    if replayed is not None and _replays(replayed, unlocked):
+        rep = msgspec.structs.replace(replayed, log=unlocked)
+    else:
+        rep = match.validate(unlocked, keep=True)
     public = match.publish(unlocked, log)
     to_move = rep.seat()
     out = {}
@@ -118,9 +129,15 @@ def issue_views(log: Log, secret: Secret | None, players: Sequence[str],
             notes=tuple(one_line(n) for n in (notes or {}).get(player, ())),
         )
         if secret is not None and secret.signing_key is not None:
-            vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, _view_items(vf)))
+            vf = msgspec.structs.replace(vf, proof=seal.sign(secret.signing_key, view_items(vf)))
         out[player] = vf
     return out
+
+
+def _replays(rep: Replay, log: Log) -> bool:
+    """Whether ``rep`` kept the states of exactly the entries of ``log``."""
+    return (len(rep.states) == len(log.moves) + 1 and rep.log.moves[-1:] == log.moves[-1:]
+            and len(rep.log.moves) == len(log.moves) and rep.log.seed == log.seed)
 
 
 def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:
@@ -136,7 +153,7 @@ def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:
         raise BadLogError(f"{source}: its log is damaged: {e}") from None
     if vf.player not in vf.log.players:
         raise BadLogError(f"{source}: made for {vf.player!r}, who is not a player of this game")
-    if vf.log.referee is not None and not seal.verify(vf.log.referee, vf.proof, _view_items(vf)):
+    if vf.log.referee is not None and not seal.verify(vf.log.referee, vf.proof, view_items(vf)):
         raise BadLogError(
             f"{source}: the referee's proof does not match: the file was edited or not "
             "issued by this game's referee"
@@ -144,9 +161,9 @@ def check_view(vf: ViewFile, source: str = "view file") -> msgspec.Struct:
     if vf.log.referee is None:
         _check_unsigned(vf, source)
     try:
-        return msgspec.json.decode(vf.view, type=game.VIEW)
+        return msgspec.json.decode(vf.view, type=game.view_type)
     except (msgspec.DecodeError, RecursionError) as e:
-        raise BadLogError(f"{source}: its view does not fit {game.TITLE}: {e}") from None
+        raise BadLogError(f"{source}: its view does not fit {game.title}: {e}") from None
 
 
 def _check_unsigned(vf: ViewFile, source: str) -> None:
@@ -159,8 +176,9 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
             expected = issue_view(vf.log, None, vf.player)
         except AdjudicatorError as e:
             raise BadLogError(f"{source}: its log is damaged: {e}") from None
-        if (_compact(vf.view), vf.legal, vf.to_move, vf.since, vf.notes) != (
-                _compact(expected.view), expected.legal, expected.to_move, expected.since, ()):
+        if (_decoded(vf.view, vf.log.game), vf.legal, vf.to_move, vf.since, vf.notes) != (
+                _decoded(expected.view, vf.log.game), expected.legal, expected.to_move,
+                expected.since, ()):
             raise BadLogError(f"{source}: what it shows does not follow from its log: "
                               "the file was edited")
         return
@@ -171,6 +189,15 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
     texts += [vf.to_move or "", *(vf.legal or ()), *vf.since, *vf.notes]
     if any(one_line(text) != text for text in texts):
         raise BadLogError(f"{source}: it holds control characters: the file was edited")
+
+
+def _decoded(raw: msgspec.Raw, game_id: str) -> object:
+    """A view as its game reads it, so that a file written before a field
+    with a default was added to the view reads as the same view."""
+    try:
+        return msgspec.json.decode(raw, type=games.get(game_id).view_type)
+    except (msgspec.DecodeError, RecursionError):
+        return _compact(raw)
 
 
 def _texts(value: object) -> list[str]:
@@ -191,7 +218,8 @@ MAX_QUEUE = 32
 
 
 def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
-           player_key: str | None = None, source: str = "view file") -> ViewFile:
+           player_key: str | None = None, source: str = "view file", *,
+           view: msgspec.Struct | None = None) -> ViewFile:
     """The player records their move in their view file, and may queue more.
 
     The first move is read with the game's tolerant reader and must be one
@@ -204,7 +232,8 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
     if not texts:
         raise UsageError("no move given")
     first, rest = texts[0], texts[1:]
-    view = check_view(vf, source)  # an edited file is refused before anything else
+    if view is None:  # a caller that checked the file gives its view
+        view = check_view(vf, source)  # an edited file is refused before anything else
     game = games.get(vf.log.game)
     number = len(vf.log.moves) + 1
     if len(rest) > MAX_QUEUE:
@@ -216,7 +245,7 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
         who = f"it is {vf.to_move}'s turn" if vf.to_move else "the game is over"
         raise IllegalMoveError(f"{who}, not {vf.player}'s").at(number, vf.player, first)
     try:
-        chosen = game.read_listed(view, vf.legal, first)
+        chosen = reading.read_listed(game, view, vf.legal, first, vf.log.params)
     except MoveError as e:
         raise e.at(number, vf.player, first) from None
     queued = []
@@ -240,6 +269,9 @@ class Taken:
     player: str
     applied: tuple[str, ...]
     dropped: tuple[tuple[str, str], ...]
+    #: The new log unlocked and played through, every state kept: what
+    #: :func:`issue_views` needs, so the game is replayed once per move taken.
+    replayed: Replay
 
     def notes(self) -> tuple[str, ...]:
         """The report for the player, one line each (their next view file's notes)."""
@@ -248,41 +280,42 @@ class Taken:
         return tuple(out)
 
 
-def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> Taken:
+def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
+         checked: bool = False) -> Taken:
     """The referee takes the move a player recorded in their view file and
     then the moves they queued after it, in order, while each is still the
     player's to make and legal in the position it meets (read with the
     game's tolerant reader from the player's own view there). The first that
     is not stops the queue; it and every one after it are reported dropped.
     Nothing typed is lost silently: :meth:`Taken.notes` says what happened.
+
+    ``checked``: the caller has already found ``vf`` to be this referee's
+    file of the current position (:func:`current`).
     """
-    new = accept(log, secret, vf, source)
-    applied, dropped = [new.moves[-1].move], []
+    rep = _accepted(log, secret, vf, source, checked)
+    applied, dropped = [rep.log.moves[-1].move], []
     queue = list(vf.queued)
-    if queue:
-        unlocked = match.unlock(new, secret)
-        for i, text in enumerate(queue):
-            rep = match.validate(unlocked)
-            seat = rep.seat()
-            why = None
-            if seat is None:
-                why = "the game is over"
-            elif rep.players[seat] != vf.player:
-                why = f"it is {rep.players[seat]}'s turn"
-            else:
-                try:
-                    move = rep.game.read_listed(rep.game.view(rep.state, seat), rep.legal(), text)
-                    unlocked = signed(match.extend(unlocked, [move], as_player=vf.player,
-                                                   sign=False), secret)
-                    applied.append(move)
-                    continue
-                except MoveError as e:
-                    why = e.reason if e.clause is None else f"{e.reason} ({e.clause})"
-            dropped.append((text, why))
-            dropped += [(t, "a queued move before it was dropped") for t in queue[i + 1:]]
-            break
-        new = signed(match.publish(unlocked, log), secret)
-    return Taken(new, vf.player, tuple(applied), tuple(dropped))
+    for i, text in enumerate(queue):
+        seat = rep.seat()
+        why = None
+        if seat is None:
+            why = "the game is over"
+        elif rep.players[seat] != vf.player:
+            why = f"it is {rep.players[seat]}'s turn"
+        else:
+            try:
+                move = reading.read_listed(rep.game, rep.game.view(rep.state, seat), rep.legal(), text,
+                                           rep.log.params)
+                rep = match.record(rep.log, [move], as_player=vf.player, sign=False, replayed=rep)
+                applied.append(move)
+                continue
+            except MoveError as e:
+                why = e.reason if e.clause is None else f"{e.reason} ({e.clause})"
+        dropped.append((text, why))
+        dropped += [(t, "a queued move before it was dropped") for t in queue[i + 1:]]
+        break
+    new = signed(match.publish(rep.log, log), secret)
+    return Taken(new, vf.player, tuple(applied), tuple(dropped), rep)
 
 
 def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> Log:
@@ -294,7 +327,13 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
     file for a position that is not the current one, a file of a player who
     is not to move, a file with no move, a move not on its list.
     """
-    current(log, secret, vf, source)
+    return signed(match.publish(_accepted(log, secret, vf, source, False).log, log), secret)
+
+
+def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool) -> Replay:
+    """:func:`accept`'s checks and move: the unlocked new log's replay, every state kept."""
+    if not checked:
+        current(log, secret, vf, source)
     if vf.move is None:
         raise ViewFileError(f"{source}: {vf.player} has not recorded a move in it yet")
     if vf.legal is None or vf.move.move not in vf.legal:
@@ -306,13 +345,13 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
         raise ViewFileError(f"{source}: the move is recorded as {vf.move.by}'s, but the file is "
                             f"{vf.player}'s")
     unlocked = match.unlock(log, secret)
-    rep = match.validate(unlocked)
+    rep = match.validate(unlocked, keep=True)
     seat = rep.seat()
     if seat is None or rep.players[seat] != vf.player:
         raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
-    new = match.extend(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
-                       sign=False)
-    return signed(match.publish(_with_signature(new, vf.move), log), secret)
+    rep = match.record(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
+                       sign=False, replayed=rep)
+    return msgspec.structs.replace(rep, log=_with_signature(rep.log, vf.move))
 
 
 def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> None:
@@ -326,12 +365,12 @@ def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -
         log.game, log.players, log.commitment, log.referee, log.params)
     if not same_game:
         raise ViewFileError(f"{source}: this view file belongs to another game")
-    if secret.signing_key is not None:
-        if not seal.verify(seal.public_key(secret.signing_key), vf.proof, _view_items(vf)):
-            raise ViewFileError(
-                f"{source}: not a view file this referee issued (its proof does not match: "
-                "made up or edited); nothing recorded"
-            )
+    if secret.signing_key is not None and not seal.verify(
+            seal.public_key(secret.signing_key), vf.proof, view_items(vf)):
+        raise ViewFileError(
+            f"{source}: not a view file this referee issued (its proof does not match: "
+            "made up or edited); nothing recorded"
+        )
     # The proof covers the chain head, not the log's result and signature:
     # those must still be the referee's own.
     try:

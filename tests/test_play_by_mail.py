@@ -83,7 +83,7 @@ def test_a_refereed_game_of_fifteen_days_by_mail(tmp_path: Path) -> None:
         mine.unlink()
         inbox[player] = post.send("rita", player, body, previous)
 
-    first = match.replay(match.unlock(logmod.decode((g.read_bytes())),
+    first = match.replay(match.unlock(logmod.decode(g.read_bytes()),
                                       logmod.decode_secret(s.read_bytes()))).to_move()
     assert first is not None
     referee_writes(first, None)

@@ -83,7 +83,7 @@ def finished(root: Path, name: str) -> Log:
 def test_three_players_play_fifteen_days_by_mail_alone(tmp_path: Path, smtp: SMTPServer) -> None:
     roster = referee_dir(tmp_path, smtp.port, {"spring": ("fifteen-days", ("ann", "bob", "cy"),
                                                           "mail-15d")})
-    ref = postal.Referee(tmp_path)
+    ref = postal.MailReferee(tmp_path)
     players = play(tmp_path, smtp, "spring", roster["spring"], 15, ref.run_once)
     log = finished(tmp_path, "spring")
     # Every decision came in a mail; each player's last mail is the final position.

@@ -1,4 +1,4 @@
-"""Attacks on the referee by mail (adjudicator/postal.py; issue 15, "Tests that
+"""Attacks on the referee by mail (adjudicator/postal/; issue 15, "Tests that
 must exist"): spoofed senders, missing, forged and stale proofs, duplicate
 deliveries, automatic replies, malformed messages, unknown games, every
 command by mail, and bad configurations.
@@ -17,6 +17,7 @@ on localhost (aiosmtpd), as production does.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import random
 import re
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mailref import SMTPServer, Player, Sink, body_of, deliver, parse, referee_dir  # noqa: E402
 
 from adjudicator import log as logmod, match, postal, referee, seal, textform  # noqa: E402
-from adjudicator.games.atlas import CARD_TEXT  # noqa: E402
+from adjudicator.games.atlas.cards import CARD_TEXT  # noqa: E402
 from adjudicator.log import ViewFile  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cy")
@@ -83,10 +84,10 @@ class Club:
         assert sender == REFEREE
         self.sink.received.append((list(to), data))
 
-    def restart(self) -> postal.Referee:
+    def restart(self) -> postal.MailReferee:
         """A fresh Referee object on the same directory (a restart); it sends
         through the SMTP server of referee.toml when the club has one."""
-        self.referee = postal.Referee(self.root, send=None if self.server else self.send)
+        self.referee = postal.MailReferee(self.root, send=None if self.server else self.send)
         return self.referee
 
     def run(self) -> list[tuple[list[str], Message]]:
@@ -156,7 +157,7 @@ def fixed_secrets(request, monkeypatch):
     name: the deals (which depend on the salt) are the same on every run."""
     rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
     monkeypatch.setattr(seal, "new_salt", lambda: rng.randbytes(16).hex())
-    monkeypatch.setattr(seal, "new_signing_key", lambda: seal._b64(rng.randbytes(32)))
+    monkeypatch.setattr(seal, "new_signing_key", lambda: base64.b64encode(rng.randbytes(32)).decode("ascii"))
 
 
 @pytest.fixture
@@ -401,10 +402,10 @@ def _forged_views(club: Club, vf: ViewFile) -> dict[str, ViewFile]:
         "edited proof": msgspec.structs.replace(vf, proof=flipped),
         # the same file, signed with another referee's key
         "re-signed": msgspec.structs.replace(
-            vf, proof=seal.sign(other_secret.signing_key, referee._view_items(vf))),
+            vf, proof=seal.sign(other_secret.signing_key, referee.view_items(vf))),
         # a card hidden from ann added to her moves, signed with another key
         "extended": msgspec.structs.replace(
-            extended, proof=seal.sign(other_secret.signing_key, referee._view_items(extended))),
+            extended, proof=seal.sign(other_secret.signing_key, referee.view_items(extended))),
         # the view file of another game of the same players, by another referee
         "other game": referee.issue_view(other_log, other_secret, vf.player),
     }
@@ -929,7 +930,7 @@ def test_password_in_referee_toml_is_refused(tmp_path):
         postal.load_config(tmp_path, environ={})
     assert "hunter2" not in str(e.value)
     with pytest.raises(postal.ConfigError):
-        postal.Referee(tmp_path)
+        postal.MailReferee(tmp_path)
     # from the environment or a file it is fine
     toml.write_text(toml.read_text().replace('password = "hunter2"', 'password_file = "pw"'))
     (tmp_path / "pw").write_text("hunter2\n")
@@ -943,7 +944,7 @@ def test_roster_naming_players_not_in_the_log(tmp_path):
     roster = tmp_path / "roster.toml"
     roster.write_text(roster.read_text().replace('"cy"', '"mallory"'))
     with pytest.raises(postal.ConfigError, match="mallory"):
-        postal.Referee(tmp_path)
+        postal.MailReferee(tmp_path)
     roster.write_text(roster.read_text().replace('"mallory" = "cy.g1', '"cy" = "ann.g1'))
     with pytest.raises(postal.ConfigError, match="two seats"):
         postal.load_roster(tmp_path)
@@ -954,12 +955,12 @@ def test_game_that_is_not_refereed(tmp_path):
     (tmp_path / "games" / "g1.json").write_bytes(
         logmod.encode(match.new_log("atlas", list(PLAYERS), seed="open")))
     with pytest.raises(postal.ConfigError, match="not a refereed game"):
-        postal.Referee(tmp_path)
+        postal.MailReferee(tmp_path)
     # a secret of another game
     other = Club(tmp_path / "other")
     (tmp_path / "games" / "g1.json").write_bytes(other.log_bytes())
     with pytest.raises(postal.ConfigError, match="not the secret"):
-        postal.Referee(tmp_path)
+        postal.MailReferee(tmp_path)
 
 
 def test_cli_bad_config_is_one_line(tmp_path):

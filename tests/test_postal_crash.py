@@ -4,7 +4,7 @@ SIGKILL at random moments while two games are played against it in one
 directory, with the SMTP server down for stretches; after the restarts every
 game finishes, every move is recorded once and every player got every mail.
 
-The journal's promise (:mod:`adjudicator.postal`): a crash at any step of
+The journal's promise (:mod:`adjudicator.postal.service`): a crash at any step of
 carrying out a message leaves either nothing done or a journal the next start
 finishes, each step done twice to the same result; mail leaves only once its
 move is recorded, and a mail sent again after a crash is the same mail (the
@@ -286,7 +286,7 @@ def first_move(root: Path, smtp: SMTPServer,
                roster: dict[str, dict[str, str]]) -> tuple[bytes, str]:
     """A referee that announced the Atlas game, and the first player's reply
     with a move (not delivered yet); returns it and who sent it."""
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
     for player, address in roster["atlas"].items():
         seat = Seat(player, address, random.Random(player))
         seat.collect(smtp.sink)
@@ -341,15 +341,15 @@ def each_step(tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch,
         sent = len(smtp.sink.received)
         faults.arm(at)
         try:
-            postal.Referee(root).run_once()
+            postal.MailReferee(root).run_once()
         except (Exception, Crash):  # noqa: BLE001 - the referee may stop; the test is what is left
             pass
         hit = faults.count >= at
         steps = list(faults.steps)
         faults.arm(None)
         yield root, steps
-        postal.Referee(root).run_once()
-        postal.Referee(root).run_once()  # a third start has nothing left to do
+        postal.MailReferee(root).run_once()
+        postal.MailReferee(root).run_once()  # a third start has nothing left to do
         check_once(root, smtp, roster["atlas"], before, mover, sent)
         if not hit:
             break
@@ -385,11 +385,11 @@ def test_a_write_cut_short_leaves_nothing_behind(tmp_path: Path, smtp: SMTPServe
     clears those of its own directories, so the spool holds only mail."""
     root = tmp_path / "club"
     make_club(root, smtp.port)
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
     for stale in ("spool/.msg:<1.2@players.test>-000.eml.k3j4h5g6.tmp",
                   "state/.pending.json.a1b2c3d4.tmp", "state/.state.json.q9w8e7r6.tmp"):
         (root / stale).write_bytes(b"half a file")
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
     assert sorted(p.name for p in (root / "spool").iterdir()) == []
     assert sorted(p.name for p in (root / "state").iterdir()) == ["state.json"]
 
@@ -404,20 +404,20 @@ def test_any_message_id_can_name_its_mail_in_the_spool(tmp_path: Path, smtp: SMT
     is answered once, and the referee goes on refereeing."""
     root = tmp_path / "club"
     roster = make_club(root, smtp.port)
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
     ann = Seat("ann", roster["atlas"]["ann"], random.Random(0))
     ann.collect(smtp.sink)
     message, _ = ann.views[-1]
     show = parse(ann.reply(message, "show"))
     show.replace_header("Message-ID", message_id)
     deliver(root, show.as_bytes())
-    postal.Referee(root).run_once()
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
+    postal.MailReferee(root).run_once()
     answers = [m for m in ann.collect(smtp.sink) if str(m["In-Reply-To"]) == message_id]
     assert len(answers) == 1 and "Your move" in str(answers[0]["Subject"])
     reply, mover = first_move(root, smtp, roster)
     deliver(root, reply)
-    postal.Referee(root).run_once()
+    postal.MailReferee(root).run_once()
     log = logmod.decode((root / "games" / "atlas.json").read_bytes())
     assert [e.by for e in log.moves] == [mover]
     assert not (root / "state" / "pending.json").exists()

@@ -116,7 +116,7 @@ def test_the_referee_fetches_by_imap_and_handles_a_message_fetched_twice_once(
                 'user = "referee"\n')
     monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", "s3cret")
     sent: list[tuple[list[str], bytes]] = []
-    ref = postal.Referee(tmp_path, send=lambda frm, to, data: sent.append((to, data)))
+    ref = postal.MailReferee(tmp_path, send=lambda frm, to, data: sent.append((to, data)))
     ref.run_once()  # the starting position to everyone
     assert box.logins == [("referee", "s3cret")]
     to_move = next(d for to, d in sent if "Your move" in str(parse(d)["Subject"]))

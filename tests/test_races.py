@@ -180,9 +180,9 @@ def test_a_write_between_reading_and_replacing_is_not_lost(tmp_path: Path,
 def test_a_held_lock_refuses_after_its_timeout(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     path.write_bytes(b"before")
-    with FileLock(files.lock_path(str(path))):
-        with pytest.raises(files.ConcurrentChangeError, match="holds the log's lock"):
-            files.update(str(path), b"before", b"after", timeout=0.2)
+    with (FileLock(files.lock_path(str(path))),
+          pytest.raises(files.ConcurrentChangeError, match="holds the log's lock")):
+        files.update(str(path), b"before", b"after", timeout=0.2)
     assert path.read_bytes() == b"before"
     files.update(str(path), b"before", b"after", timeout=0.2)
     assert path.read_bytes() == b"after"

@@ -1,0 +1,256 @@
+"""The commands a mail to the referee may carry.
+
+Each command is one class: its name, its usage and help (from which the
+``help`` mail is written) and what it does. :data:`TABLE` lists them in the
+order the help shows them; adding a command is adding a class to it.
+
+A command is of one of three kinds: about no game (``help``: it answers
+with a text), about a game without changing it (``show``: the referee
+answers with the player's view), or a change to a game, which must carry
+the player's latest view file as proof and :meth:`MailCommand.play` says
+what it records.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .. import games, reading, referee
+from ..errors import AdjudicatorError, MoveError
+from ..log import Log, Secret, ViewFile
+from ..played import Replay
+from .compose import view_of
+from .incoming import strip_reply_prefix
+
+__all__ = ["COMMANDS", "TABLE", "Accept", "Command", "Help", "Legal", "MailCommand", "Move",
+           "Played", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
+           "help_text", "moves_of"]
+
+
+class Refused(AdjudicatorError):
+    """A message the referee answers with one line and records nothing for."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command did to a game: the log after it, the notes for the
+    player (their next view file's) and, where the command played the game
+    through, its replay (so the views are issued without replaying again)."""
+
+    log: Log
+    notes: tuple[str, ...]
+    replayed: Replay | None = None
+
+
+class MailCommand:
+    """One command: ``name``, its ``usage`` lines and the ``help`` of each."""
+
+    name: ClassVar[str]
+    #: (usage, what it does) for the help mail; a line break in what it does
+    #: is kept.
+    help: ClassVar[tuple[tuple[str, str], ...]]
+    #: Whether it is about one game (then named after it, or found from the reply).
+    about_a_game: ClassVar[bool] = True
+    #: Whether it changes the game, and so needs the player's view file as proof.
+    changes: ClassVar[bool] = True
+
+    def answer(self) -> str:
+        """The answer of a command about no game."""
+        raise NotImplementedError(self.name)
+
+    def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+             player: str) -> Played:
+        """What a change records, given the player's checked view file ``vf``
+        of the current position; raises :class:`AdjudicatorError` (one line
+        for the player) for a change that cannot be made."""
+        raise NotImplementedError(self.name)
+
+
+class Move(MailCommand):
+    name = "move"
+    help = (("move [GAME] MOVE [MOVE ...]",
+             "your move; more moves queue, applied\nwhile they stay yours and legal"),)
+
+    def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+             player: str) -> Played:
+        if not args:
+            raise Refused("move: which move? e.g. 'move 3D' (several queue)")
+        # The proof was checked as this referee's file of the current
+        # position (decision.proof): neither is checked again.
+        chosen = referee.choose(vf, moves_of(vf, args), source="your move", view=view_of(vf))
+        taken = referee.take(log, secret, chosen, "your move", checked=True)
+        return Played(taken.log, taken.notes(), taken.replayed)
+
+
+class Show(MailCommand):
+    name = "show"
+    help = (("show [GAME]", "your view of the game"),)
+    changes = False
+
+
+class Legal(MailCommand):
+    # The view mail lists the moves whenever it is the player's turn.
+    name = "legal"
+    help = (("legal [GAME]", "the same, with your legal moves"),)
+    changes = False
+
+
+class Event(MailCommand):
+    """A command recorded as an event (:mod:`adjudicator.events`)."""
+
+    def event(self, args: Sequence[str]) -> str:
+        """The event, from the words after the command."""
+        if args:
+            raise Refused(f"{self.name} takes nothing after it")
+        return f"@{self.name}"
+
+    def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+             player: str) -> Played:
+        event = self.event(args)
+        return Played(referee.record(log, secret, [event], as_player=player),
+                      (f"recorded: {event}",))
+
+
+class Propose(Event):
+    name = "propose"
+    help = (("propose [GAME] takeback N", "take back the last N moves, if all\nagree"),
+            ("propose [GAME] abandon", "end the game with no result, if all\nagree"))
+
+    def event(self, args: Sequence[str]) -> str:
+        what = [a.lower() for a in args]
+        if what[:1] == ["takeback"] and len(what) == 2 and what[1].isdigit():
+            return f"@takeback {int(what[1])}"
+        if what == ["abandon"]:
+            return "@abandon"
+        raise Refused("propose takeback N, or propose abandon")
+
+
+class Accept(Event):
+    name = "accept"
+    help = (("accept [GAME]", "answer a proposal"),)
+
+
+class Reject(Event):
+    name = "reject"
+    help = (("reject [GAME]", "answer a proposal"),)
+
+
+class Resign(Event):
+    name = "resign"
+    help = (("resign [GAME]", "leave the game, ranked last"),)
+
+
+class Help(MailCommand):
+    name = "help"
+    help = (("help", "this text"),)
+    about_a_game = False
+    changes = False
+
+    def answer(self) -> str:
+        return help_text()
+
+
+TABLE: dict[str, MailCommand] = {c.name: c for c in (
+    Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Help())}
+COMMANDS = tuple(TABLE)
+
+
+def help_text() -> str:
+    """The ``help`` mail: every command's usage and help, in :data:`TABLE`'s
+    order; commands that do the same (``accept`` and ``reject``) share a line."""
+    entries: list[tuple[list[str], str]] = []
+    for command in TABLE.values():
+        for usage, text in command.help:
+            if entries and entries[-1][1] == text:
+                entries[-1][0].append(usage)
+            else:
+                entries.append(([usage], text))
+    changes = [c.name for c in TABLE.values() if c.changes]
+    lines = []
+    for usages, text in entries:
+        first, *rest = text.split("\n")
+        lines.append(f"  {' / '.join(usages):<29} {first}")
+        lines += [" " * 32 + more for more in rest]
+    return "\n".join([
+        "Commands, one on the first line of a mail to the referee (a reply to the",
+        "referee's mail needs no game name; otherwise put it after the command):",
+        "",
+        *lines,
+        "",
+        textwrap.fill(f"A mail that changes a game ({', '.join(changes)}) must keep the view "
+                      "file of the referee's latest mail to you, quoted or attached: it proves "
+                      "the mail is yours and answers the current position.", 72),
+        "",
+    ])
+
+
+# --- finding the command in a mail ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command found in a mail: the word, the game named (or None), and the rest."""
+
+    word: str
+    game: str | None
+    args: tuple[str, ...]
+
+    @property
+    def mail_command(self) -> MailCommand:
+        return TABLE[self.word]
+
+
+def _words(line: str) -> list[str]:
+    # Typographic dashes and quotes put in by a mail client are the plain ones.
+    line = line.translate({0x2010: "-", 0x2011: "-", 0x2012: "-", 0x2013: "-", 0x2014: "-",
+                           0x2212: "-", 0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"',
+                           0xA0: " "})
+    return line.split()
+
+
+def find_command(subject: str, bodies: Iterable[str], known_games: Iterable[str]) -> Command | None:
+    """The command of a mail: the first line of its own text (not quoted,
+    before a signature or a quoted copy of the referee's files) whose first
+    word is a command, else its subject (less ``Re:`` and the like)."""
+    known = set(known_games)
+    lines: list[str] = []
+    for body in bodies:
+        for line in body.splitlines():
+            if line.startswith("-- ") and line.strip() == "--":
+                break
+            if line.startswith("-----BEGIN ADJUDICATOR"):
+                break
+            if line.lstrip().startswith(">"):
+                continue
+            lines.append(line)
+        break  # the first text part is the body; the others are attachments
+    lines.append(strip_reply_prefix(subject))
+    for line in lines:
+        words = _words(line)
+        if not words or words[0].lower() not in TABLE or line[:1].isspace():
+            continue
+        word, rest = words[0].lower(), words[1:]
+        game = None
+        if rest and rest[0].lower() in known:
+            game, rest = rest[0].lower(), rest[1:]
+        return Command(word, game, tuple(rest))
+    return None
+
+
+def moves_of(vf: ViewFile, args: Sequence[str]) -> list[str]:
+    """The moves of ``move A, B`` (commas or semicolons between moves), or of
+    ``move A B``: the whole text when it is one move in the game's tolerant
+    notation (``move 3 dawn``), else one move per word. ``vf`` is checked."""
+    text = " ".join(args)
+    if "," in text or ";" in text:
+        return [m.strip() for m in text.replace(";", ",").split(",") if m.strip()]
+    if len(args) > 1 and vf.legal is not None:
+        try:
+            reading.read_listed(games.get(vf.log.game), view_of(vf), vf.legal, text, vf.log.params)
+            return [text]
+        except MoveError:
+            return list(args)
+    return [text]

@@ -1,0 +1,142 @@
+"""The referee's directory settings: ``referee.toml`` and ``roster.toml``."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any
+
+from ..errors import AdjudicatorError, one_line
+
+__all__ = ["GAME_NAME", "Config", "ConfigError", "Server", "load_config", "load_roster"]
+
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+class ConfigError(AdjudicatorError):
+    """A referee directory that cannot be run: a missing or bad setting."""
+
+
+@dataclass(frozen=True)
+class Server:
+    """A mail server: ``security`` is ``tls`` (TLS from the start),
+    ``starttls`` or ``none`` (a server on this machine)."""
+
+    host: str
+    port: int
+    security: str = "starttls"
+    user: str | None = None
+    password: str | None = None
+    folder: str = "INBOX"
+
+
+@dataclass(frozen=True)
+class Config:
+    address: str
+    name: str = "adjudicator referee"
+    poll: float = 60.0
+    #: The picture attached to each mail: ``png`` (needs resvg, else SVG),
+    #: ``svg`` or ``none``.
+    picture: str = "png"
+    smtp: Server | None = None
+    imap: Server | None = None
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: {one_line(str(e))}") from None
+
+
+def _password(section: dict[str, Any], env: str, where: str, root: Path,
+              environ: dict[str, str]) -> str | None:
+    """A password from the environment or a file named in the config, never
+    from the config itself or the command line."""
+    if "password" in section:
+        raise ConfigError(f"{where}: do not write the password in the file: set {env} or "
+                          "password_file")
+    if env in environ:
+        return environ[env]
+    if "password_file" in section:
+        path = root / str(section["password_file"])
+        try:
+            return path.read_text(encoding="utf-8").strip()
+        except OSError as e:
+            raise ConfigError(f"{where}: password_file {path}: {e.strerror or e}") from None
+    return None
+
+
+def _server(section: Any, where: str, default_port: dict[str, int], env: str, root: Path,
+            environ: dict[str, str], imap: bool = False) -> Server:
+    if not isinstance(section, dict) or not isinstance(section.get("host"), str):
+        raise ConfigError(f"{where}: give at least host = \"...\"")
+    security = section.get("security", "tls" if imap else "starttls")
+    if security not in ("tls", "starttls", "none"):
+        raise ConfigError(f"{where}: security is tls, starttls or none, not {security!r}")
+    port = section.get("port", default_port[security])
+    if not isinstance(port, int) or not 0 < port < 65536:
+        raise ConfigError(f"{where}: port {port!r} is not a port number")
+    user = section.get("user")
+    return Server(host=section["host"], port=port, security=security,
+                  user=str(user) if user is not None else None,
+                  password=_password(section, env, where, root, environ),
+                  folder=str(section.get("folder", "INBOX")))
+
+
+def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
+    """``DIR/referee.toml``. Passwords come from ``ADJUDICATOR_SMTP_PASSWORD``
+    and ``ADJUDICATOR_IMAP_PASSWORD`` or from a ``password_file``."""
+    environ = dict(os.environ) if environ is None else environ
+    path = root / "referee.toml"
+    data = _toml(path)
+    address = data.get("address")
+    if not isinstance(address, str) or "@" not in parseaddr(address)[1]:
+        raise ConfigError(f"{path}: give the referee's mail address: address = \"referee@...\"")
+    poll = data.get("poll", 60)
+    if not isinstance(poll, (int, float)) or poll <= 0:
+        raise ConfigError(f"{path}: poll is a number of seconds above 0")
+    picture = data.get("picture", "png")
+    if picture not in ("png", "svg", "none"):
+        raise ConfigError(f"{path}: picture is png, svg or none, not {picture!r}")
+    smtp = imap = None
+    if "smtp" in data:
+        smtp = _server(data["smtp"], f"{path} [smtp]", {"tls": 465, "starttls": 587, "none": 25},
+                       "ADJUDICATOR_SMTP_PASSWORD", root, environ)
+    if "imap" in data:
+        imap = _server(data["imap"], f"{path} [imap]", {"tls": 993, "starttls": 143, "none": 143},
+                       "ADJUDICATOR_IMAP_PASSWORD", root, environ, imap=True)
+    return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
+                  poll=float(poll), picture=picture, smtp=smtp, imap=imap)
+
+
+def load_roster(root: Path) -> dict[str, dict[str, str]]:
+    """``DIR/roster.toml``: for each game, its players and their addresses
+    (lower-cased). A game's log must exist and name the same players; an
+    address plays one seat of a game."""
+    path = root / "roster.toml"
+    data = _toml(path)
+    roster: dict[str, dict[str, str]] = {}
+    for name, players in data.items():
+        if not GAME_NAME.fullmatch(name):
+            raise ConfigError(f"{path}: [{name}]: a game's name is lower-case letters, digits, "
+                              "'-' and '_', at most 40")
+        if not isinstance(players, dict) or not players:
+            raise ConfigError(f"{path}: [{name}]: list its players: ann = \"ann@example.org\"")
+        seats: dict[str, str] = {}
+        for player, address in players.items():
+            addr = parseaddr(str(address))[1].lower()
+            if "@" not in addr:
+                raise ConfigError(f"{path}: [{name}] {player}: {address!r} is not a mail address")
+            if addr in seats.values():
+                raise ConfigError(f"{path}: [{name}]: {addr} plays two seats")
+            seats[player] = addr
+        roster[name] = seats
+    return roster

@@ -1,0 +1,181 @@
+"""What a message leads to, decided in memory: nothing here reads or
+writes a file, so the service can record all of it at once, or none.
+
+:func:`address` reads who a message is from and what it asks; most
+messages are decided there (ignored, answered with help or an error).
+What is left is a :class:`Request` about one game, which :func:`decide`
+turns, given that game's log and secret, into the new log and the mails
+to send, or a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from email.message import Message
+from email.utils import parseaddr
+
+import msgspec
+
+from .. import log as logmod, match, referee
+from ..played import Replay
+from ..errors import AdjudicatorError, one_line
+from ..log import Log, Secret, ViewFile
+from .commands import Command, Refused, find_command
+from .compose import Composer, public_text
+from .incoming import Incoming, is_automatic
+
+__all__ = ["YOUR_MAIL", "Decision", "Request", "address", "decide", "game_of", "ignored",
+           "position_mails", "proof"]
+
+#: How the player's mail is named in the errors about what it holds.
+YOUR_MAIL = "your mail"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a message leads to: a line for the organiser, the mails to send
+    and, when it changes a game, that game's log before and after (bytes)."""
+
+    said: str
+    mails: tuple[bytes, ...] = ()
+    game: str | None = None
+    before: bytes | None = None
+    after: bytes | None = None
+
+
+def ignored(why: str) -> Decision:
+    """A message answered with nothing (an automatic reply, a stranger)."""
+    return Decision(f"ignored: {why}")
+
+
+@dataclass(frozen=True)
+class Request:
+    """A message from ``player`` of game ``game`` with a command about it."""
+
+    incoming: Incoming
+    message: Message
+    player: str
+    game: str
+    command: Command
+    texts: list[tuple[str, int, str]]
+
+    @property
+    def seed(self) -> str:
+        """What the mails it leads to are named by (their Message-IDs)."""
+        return "msg:" + self.incoming.message_id
+
+
+def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
+            composer: Composer) -> Decision | Request:
+    """Who a message is from and what it asks: a request about one of their
+    games, or already the decision (ignored; help; no command; which game?)."""
+    message, seed = incoming.message, "msg:" + incoming.message_id
+    if message is None:
+        return ignored(incoming.unreadable)
+    try:
+        # The email package parses a header when it is read, and some
+        # damaged ones (an address cut short) raise instead of a defect.
+        why = is_automatic(message, composer.config.address)
+        sender = parseaddr(str(message.get("From", "")))[1].lower()
+        subject = str(message.get("Subject", ""))
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return ignored("unreadable headers")
+    if why is not None:
+        return ignored(why)
+    mine = {name: next(p for p, a in seats.items() if a == sender)
+            for name, seats in roster.items() if sender in seats.values()}
+    if not mine:
+        return ignored(f"{sender or 'no sender'} plays no game here")
+    texts = incoming.texts()
+    found = find_command(subject, [text for _, depth, text in texts if depth == 0], mine)
+    if found is None:
+        return Decision(f"from {sender}: no command", (composer.error_mail(
+            message, "no command found: write one on the first line, e.g. 'move 3D'",
+            None, seed),))
+    command = found.mail_command
+    if not command.about_a_game:
+        return Decision(f"{command.name} for {sender}",
+                        (composer.answer_mail(message, command.name, command.answer(), seed),))
+    name = found.game or game_of(message, mine, composer.domain)
+    if name is None:
+        return Decision(f"from {sender}: which game?", (composer.error_mail(
+            message, f"say which game: {found.word} GAME ... (yours: "
+            f"{', '.join(sorted(mine))})", None, seed),))
+    return Request(incoming, message, mine[name], name, found, texts)
+
+
+def game_of(message: Message, mine: Mapping[str, str], domain: str) -> str | None:
+    """The game a reply is about: a referee's Message-ID it answers, a
+    ``[GAME]`` in its subject, or the sender's only game."""
+    refs = " ".join(str(message.get(h, "")) for h in ("In-Reply-To", "References"))
+    for name in re.findall(rf"<adj\.([a-z0-9_-]+)\.[0-9a-f]+@{re.escape(domain)}>", refs):
+        if name in mine:
+            return name
+    for name in re.findall(r"\[([a-z0-9_-]+)\]", str(message.get("Subject", "")).lower()):
+        if name in mine:
+            return name
+    return next(iter(mine)) if len(mine) == 1 else None
+
+
+def decide(request: Request, raw: bytes, log: Log, secret: Secret,
+           composer: Composer) -> Decision:
+    """What ``request`` leads to in its game, whose log is ``log`` (``raw``
+    as stored) and secret ``secret``: the new log and every player's mail,
+    or one error mail to the sender that records nothing."""
+    name, player, found = request.game, request.player, request.command
+    command, message, seed = found.mail_command, request.message, request.seed
+    try:
+        if not command.changes:
+            vf = referee.issue_view(log, secret, player)
+            return Decision(f"{found.word} {name} for {player}", (composer.view_mail(
+                name, log, vf, public_text(log), seed=seed, reply_to=message),))
+        vf = proof(request, log, secret)
+        played = command.play(found.args, log, secret, vf, player)
+    except (AdjudicatorError, RecursionError) as e:
+        text = str(e) if not isinstance(e, RecursionError) else "the mail is nested too deep"
+        return Decision(f"{name}: refused {player}'s {found.word}: {one_line(text)}",
+                        (composer.error_mail(message, f"{name}: {text}", name, seed),))
+    new, notes = played.log, played.notes
+    if new.result is not None and new.seed is None:
+        new = referee.signed(match.reveal(new, secret), secret)
+    mails = position_mails(name, new, secret, composer, seed=seed, notes={player: notes},
+                           by=player, reply_to=message, replayed=played.replayed)
+    done = (f"{player}: {', '.join(notes)}" if notes else
+            f"{player}: {found.word} {' '.join(found.args)}".strip())
+    return Decision(f"{name}: {done}", tuple(mails), name, raw, logmod.encode(new))
+
+
+def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
+    """The player's view file in their mail (quoted or attached), checked:
+    issued by this referee to this player at the current position."""
+    name, player = request.game, request.player
+    views = [f.value for f in request.incoming.view_files(request.texts, YOUR_MAIL)
+             if isinstance(f.value, ViewFile)
+             and f.value.log.commitment == log.commitment and f.value.player == player]
+    if not views:
+        raise Refused(f"your mail holds no view file of yours for {name}: reply to the "
+                      "referee's latest mail and keep its text")
+    newest = max(views, key=lambda vf: len(vf.log.moves))
+    # Checked against the game as it stood when the file was issued, so
+    # that a genuine but old file is told apart from a forged one, and
+    # answered with what a player can do (not "send ann a new view file").
+    n = len(newest.log.moves)
+    then = msgspec.structs.replace(log, moves=log.moves[:n])
+    referee.current(then, secret, newest, "the view file in your mail")
+    if n < len(log.moves):
+        raise Refused(f"your mail answers move {n + 1}, but the game is at move "
+                      f"{len(log.moves) + 1}: reply to the referee's latest mail "
+                      f"('show {name}' sends it again)")
+    return newest
+
+
+def position_mails(name: str, log: Log, secret: Secret, composer: Composer, *, seed: str,
+                   notes: Mapping[str, Sequence[str]] | None = None, by: str | None = None,
+                   reply_to: Message | None = None, replayed: Replay | None = None) -> list[bytes]:
+    """A mail to every player of game ``name`` about where it stands
+    (``notes`` for some of them; the mail to ``by`` answers ``reply_to``):
+    every view file from one replay (``replayed``, where the caller has it)."""
+    views = referee.issue_views(log, secret, log.players, notes, replayed=replayed)
+    return composer.position_mails(name, log, views, seed=seed, by=by, reply_to=reply_to)

@@ -1,0 +1,283 @@
+"""The referee as a service: a directory it owns, the journal that makes
+each message's effects happen exactly once, and the round of
+:meth:`MailReferee.run_once`.
+
+**Exactly once.** A message is handled in two steps. First everything it
+leads to is decided in memory (:mod:`.decision`): the new log, and every
+mail to send. That is written as one journal file (``state/pending.json``).
+Then the journal is carried out: the log is replaced (compare and swap
+under its lock), the mails are put in the spool, the message's id is added
+to those seen, the message is filed in ``Maildir/cur``, and the journal is
+removed. A crash at any point leaves either no journal (nothing happened,
+or everything did) or a journal that the next start carries out again;
+each of its steps can be done twice with the same result. The spool is
+sent only when no journal is waiting, so no mail about a move leaves
+before the move is recorded. A message delivered twice has the same
+Message-ID and is filed unread the second time.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import files, log as logmod
+from ..errors import one_line
+from ..log import Log, Secret
+from . import decision, incoming, transport
+from .compose import Composer
+from .config import Config, ConfigError, load_config, load_roster
+from .decision import Decision, Request
+from .transport import Maildir, Sender, Spool
+
+__all__ = ["Faulty", "MailReferee", "State"]
+
+
+class Faulty(Exception):
+    """A message the referee could not decide on: put aside in quarantine/."""
+
+
+@dataclass
+class State:
+    """What the referee remembers: the messages handled, and the log (by
+    digest) each game's players were last sent mail about."""
+
+    seen: set[str] = field(default_factory=set)
+    announced: dict[str, str] = field(default_factory=dict)
+
+
+class MailReferee:
+    """The referee by mail of every game in ``root``. ``send`` delivers one
+    message (envelope sender, recipients, bytes) and raises
+    :class:`OSError` or :class:`smtplib.SMTPException` when it cannot; it
+    defaults to the SMTP server of the config."""
+
+    def __init__(self, root: Path | str, *, config: Config | None = None,
+                 send: Sender | None = None, now: Callable[[], float] = time.time) -> None:
+        self.root = Path(root)
+        self.config = config if config is not None else load_config(self.root)
+        self.roster = load_roster(self.root)
+        self.send: Sender = send if send is not None else self.smtp_send
+        self.now = now
+        self.compose = Composer(self.config, self.roster, now)
+        self.domain = self.compose.domain
+        self.maildir = Maildir(self.root / "Maildir")
+        self.spool = Spool(self.root / "spool")
+        for sub in ("games", "spool", "state"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self.maildir.make()
+        # A referee killed inside files.write leaves the temporary copy it
+        # was writing; in the directories only the referee writes, clear them.
+        for sub in ("spool", "state"):
+            for stale in (self.root / sub).glob(".*.tmp"):
+                stale.unlink(missing_ok=True)
+        for name, seats in self.roster.items():
+            log = self.log(name)
+            if set(seats) != set(log.players):
+                raise ConfigError(
+                    f"roster.toml: [{name}] lists {', '.join(sorted(seats))}, but the log's "
+                    f"players are {', '.join(log.players)}")
+            if log.commitment is None or log.referee is None:
+                raise ConfigError(f"games/{name}.json: not a refereed game with a referee's key "
+                                  "(adjudicator new GAME --referee)")
+            secret = self.secret(name)
+            if secret.signing_key is None or secret.commitment != log.commitment:
+                raise ConfigError(f"games/{name}.secret.json: not the secret of games/{name}.json")
+
+    # -- files --
+
+    def log_path(self, name: str) -> Path:
+        return self.root / "games" / f"{name}.json"
+
+    def log(self, name: str) -> Log:
+        path = self.log_path(name)
+        return logmod.decode(files.read(str(path)), str(path))
+
+    def secret(self, name: str) -> Secret:
+        path = self.root / "games" / f"{name}.secret.json"
+        return logmod.decode_secret(files.read(str(path)), str(path))
+
+    def load_state(self) -> State:
+        path = self.root / "state" / "state.json"
+        if not path.exists():
+            return State()
+        data = json.loads(path.read_bytes())
+        return State(seen=set(data["seen"]), announced=dict(data["announced"]))
+
+    def save_state(self, state: State) -> None:
+        data = {"seen": sorted(state.seen), "announced": state.announced}
+        files.write(str(self.root / "state" / "state.json"),
+                    json.dumps(data, indent=1).encode("ascii"))
+
+    def note(self, line: str) -> None:
+        """One line in ``referee.log``, for the organiser."""
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.now()))
+        with open(self.root / "referee.log", "a", encoding="utf-8") as f:
+            f.write(f"{stamp} {one_line(line)}\n")
+
+    # -- the journal --
+
+    def journal(self, key: str, game: str | None, before: bytes | None, after: bytes | None,
+                mails: Sequence[bytes], filed: str | None) -> None:
+        """Write what handling one message (or one announcement) leads to, then carry it out."""
+        pending = {
+            "key": key,
+            "game": game,
+            "before": None if before is None else incoming.digest(before),
+            "after": None if after is None else base64.b64encode(after).decode("ascii"),
+            "mails": [base64.b64encode(m).decode("ascii") for m in mails],
+            "filed": filed,
+        }
+        files.write(str(self.root / "state" / "pending.json"),
+                    json.dumps(pending).encode("ascii"))
+        self.carry_out()
+
+    def carry_out(self) -> None:
+        """Carry out the journal, if one is waiting; every step may run twice."""
+        path = self.root / "state" / "pending.json"
+        try:
+            pending = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            return
+        state = self.load_state()
+        game, key = pending["game"], pending["key"]
+        if pending["after"] is not None:
+            after = base64.b64decode(pending["after"])
+            log_path = self.log_path(game)
+            from filelock import FileLock
+
+            with FileLock(files.lock_path(str(log_path)), timeout=60):
+                now = log_path.read_bytes()
+                if incoming.digest(now) == pending["before"]:
+                    files.write(str(log_path), after)
+                elif now != after:
+                    # Someone changed the log by hand meanwhile: nothing of
+                    # this message is recorded, its mails are not sent, and
+                    # the change is announced as any other.
+                    self.note(f"{key}: games/{game}.json changed under the referee; the message "
+                              "was not taken")
+                    pending["mails"], game = [], None
+        for i, mail in enumerate(pending["mails"]):
+            # Named by a digest: a Message-ID may hold '/' or be longer than
+            # a file name may be.
+            name = incoming.digest(key.encode("utf-8", "replace"))[:24]
+            self.spool.put(f"{name}-{i:03}.eml", base64.b64decode(mail))
+        if key.startswith("msg:"):
+            state.seen.add(key[4:])
+        if game is not None:
+            state.announced[game] = incoming.digest(self.log_path(game).read_bytes())
+        self.save_state(state)
+        if pending["filed"]:
+            self.maildir.file(pending["filed"])
+        path.unlink()
+
+    # -- handling one message --
+
+    def handle(self, data: bytes, filed: str | None = None) -> str:
+        """Handle one incoming message; returns a line saying what was done."""
+        self.carry_out()
+        mail = incoming.read(data)
+        key = "msg:" + mail.message_id
+        if mail.message_id in self.load_state().seen:
+            if filed:
+                self.maildir.file(filed)
+            return f"{mail.message_id}: already handled"
+        try:
+            outcome = decision.address(mail, self.roster, self.compose)
+            if isinstance(outcome, Request):
+                outcome = self.decide(outcome)
+        except OSError:
+            raise  # a disk or a file that fails is not the message's fault
+        except Exception as e:  # noqa: BLE001 - any fault of deciding on this message
+            # Deciding is computing from the message and the game: a failure
+            # is a fault of the referee's own that this message triggers, and
+            # would trigger again on every start. (Failing to record, below,
+            # is not the message's fault: it stops the referee, and the
+            # message waits for the next start.)
+            raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
+        self.note(f"{mail.message_id}: {outcome.said}")
+        self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed)
+        return f"{mail.message_id}: {outcome.said}"
+
+    def decide(self, request: Request) -> Decision:
+        """:func:`decision.decide` on the game the request is about, as stored now."""
+        path = self.log_path(request.game)
+        raw = path.read_bytes()
+        log = logmod.decode(raw, str(path))
+        return decision.decide(request, raw, log, self.secret(request.game), self.compose)
+
+    # -- announcements, the spool, the Maildir --
+
+    def announce(self) -> list[str]:
+        """Send every game's players mail about any change to its log not yet
+        announced (a new game, a move recorded by hand)."""
+        self.carry_out()
+        state = self.load_state()
+        out = []
+        for name in self.roster:
+            raw = self.log_path(name).read_bytes()
+            if state.announced.get(name) == incoming.digest(raw):
+                continue
+            log = logmod.decode(raw, str(self.log_path(name)))
+            key = f"announce:{name}:{incoming.digest(raw)}"
+            mails = decision.position_mails(name, log, self.secret(name), self.compose, seed=key)
+            self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
+            self.journal(key, name, None, None, mails, None)
+            out.append(name)
+        return out
+
+    def flush(self) -> tuple[int, str | None]:
+        """Send the spool, oldest first; stop at the first failure (kept for
+        the next try). Returns how many were sent, and the failure."""
+        self.carry_out()
+        return self.spool.flush(self.config.address, self.send, self.note)
+
+    def smtp_send(self, sender: str, to: list[str], data: bytes) -> None:
+        """Send one message through the SMTP server of referee.toml."""
+        transport.smtp_send(self.config.smtp, sender, to, data)
+
+    def fetch(self) -> int:
+        """Copy unread mail from the IMAP mailbox of referee.toml, if any,
+        into the Maildir (:func:`transport.fetch_imap`)."""
+        if self.config.imap is None:
+            return 0
+        return transport.fetch_imap(self.config.imap, self.config.address, self.maildir)
+
+    def waiting(self) -> list[str]:
+        """The messages waiting in ``Maildir/new``, oldest first."""
+        return self.maildir.waiting()
+
+    def run_once(self) -> list[str]:
+        """One round: finish a journal left by a crash, fetch, handle every
+        waiting message, announce, send the spool. Returns what was done."""
+        self.carry_out()
+        done: list[str] = []
+        try:
+            self.fetch()
+        except (OSError, Exception) as e:  # noqa: BLE001 - IMAP down: try again next round
+            done.append(f"IMAP: {one_line(f'{type(e).__name__}: {e}')}")
+        for name in self.waiting():
+            data = self.maildir.read(name)
+            if data is None:
+                continue
+            try:
+                done.append(self.handle(data, filed=name))
+            except Faulty as e:
+                # A message this referee cannot decide on (a fault of its own)
+                # must not stop every game: it is put aside for the organiser.
+                # A failure to record it (a full disk) is no fault of the
+                # message: it stops the referee, and the message waits in
+                # Maildir/new (and any journal in state/) for the next start.
+                self.maildir.put_aside(name, self.root / "quarantine")
+                line = f"{name}: put aside in quarantine/: {e}"
+                self.note(line)
+                done.append(line)
+        self.announce()
+        sent, failure = self.flush()
+        if failure is not None:
+            done.append(f"SMTP: {failure}; {self.spool.count()} mails wait in the spool")
+        return done

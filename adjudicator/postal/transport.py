@@ -1,0 +1,161 @@
+"""Moving mail: the Maildir that incoming mail is delivered to (or fetched
+into by IMAP), the spool of mail to send, and sending it by SMTP.
+
+Nothing here reads what a message says; each step that changes a
+directory is one rename or one removal, so that the service above can
+repeat any of them after a crash.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from email import policy
+from email.parser import BytesParser
+from email.utils import getaddresses
+from pathlib import Path
+
+from .. import files
+from ..errors import one_line
+from .config import Server
+
+__all__ = ["Maildir", "Sender", "Spool", "fetch_imap", "smtp_send"]
+
+#: Delivers one message (envelope sender, recipients, bytes); raises
+#: :class:`OSError` or :class:`smtplib.SMTPException` when it cannot.
+Sender = Callable[[str, list[str], bytes], None]
+
+
+@dataclass(frozen=True)
+class Maildir:
+    """Incoming mail: ``new/`` waiting, ``cur/`` handled (any mail delivery
+    agent, or :func:`fetch_imap`, fills ``new/``)."""
+
+    path: Path
+
+    def make(self) -> None:
+        for sub in ("new", "cur", "tmp"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+
+    def waiting(self) -> list[str]:
+        """The messages waiting in ``new/``, oldest first."""
+        new = self.path / "new"
+        names = [p for p in new.iterdir() if p.is_file() and not p.name.startswith(".")]
+        return [p.name for p in sorted(names, key=lambda p: (p.stat().st_mtime_ns, p.name))]
+
+    def read(self, name: str) -> bytes | None:
+        """A waiting message, or None if it is gone (handled meanwhile)."""
+        try:
+            return (self.path / "new" / name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def file(self, name: str) -> None:
+        """Move a handled message from ``new/`` to ``cur/``, marked seen."""
+        src = self.path / "new" / name
+        if src.exists():
+            os.replace(src, self.path / "cur" / f"{name.partition(':')[0]}:2,S")
+
+    def put_aside(self, name: str, where: Path) -> None:
+        """Move a waiting message out of the Maildir, into ``where``."""
+        where.mkdir(exist_ok=True)
+        os.replace(self.path / "new" / name, where / name)
+
+
+@dataclass(frozen=True)
+class Spool:
+    """Outgoing mail not sent yet, one ``.eml`` file each; ``failed/`` holds
+    what the server refused for good."""
+
+    path: Path
+
+    def put(self, name: str, data: bytes) -> None:
+        files.write(str(self.path / name), data)
+
+    def count(self) -> int:
+        return len(list(self.path.glob("*.eml")))
+
+    def flush(self, sender: str, send: Sender,
+              note: Callable[[str], None]) -> tuple[int, str | None]:
+        """Send the spool, oldest first; stop at the first failure (kept for
+        the next try). Returns how many were sent, and the failure."""
+        sent = 0
+        for path in sorted(self.path.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)):
+            data = path.read_bytes()
+            message = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+            to = [a for _, a in getaddresses([str(message.get("To", ""))]) if a]
+            try:
+                send(sender, to, data)
+            except Exception as e:  # noqa: BLE001 - any failure keeps the mail for later
+                import smtplib
+
+                if isinstance(e, smtplib.SMTPRecipientsRefused):
+                    (self.path / "failed").mkdir(exist_ok=True)
+                    os.replace(path, self.path / "failed" / path.name)
+                    note(f"refused by the server, kept in spool/failed: {path.name} to "
+                         f"{', '.join(to)}")
+                    continue
+                if not isinstance(e, (OSError, smtplib.SMTPException)):
+                    raise
+                return sent, one_line(f"{type(e).__name__}: {e}")
+            path.unlink()
+            sent += 1
+        return sent, None
+
+
+def smtp_send(server: Server | None, sender: str, to: list[str], data: bytes) -> None:
+    """Send one message through ``server`` (``[smtp]`` of referee.toml)."""
+    import smtplib
+    import ssl
+
+    if server is None:
+        raise OSError("no [smtp] server in referee.toml")
+    if server.security == "tls":
+        smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
+                                              context=ssl.create_default_context())
+    else:
+        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+    with smtp:
+        if server.security == "starttls":
+            smtp.starttls(context=ssl.create_default_context())
+        if server.user is not None:
+            smtp.login(server.user, server.password or "")
+        smtp.sendmail(sender, to, data)
+
+
+def fetch_imap(server: Server, user: str, maildir: Maildir) -> int:
+    """Copy unread mail from the IMAP mailbox into ``maildir``, then mark it
+    read there; returns how many. A crash between the two copies a message
+    twice, which its Message-ID makes harmless."""
+    import imaplib
+    import mailbox
+    import ssl
+
+    box = mailbox.Maildir(str(maildir.path), create=True)
+    if server.security == "tls":
+        imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(server.host, server.port, timeout=60,
+                                                ssl_context=ssl.create_default_context())
+    else:
+        imap = imaplib.IMAP4(server.host, server.port, timeout=60)
+        if server.security == "starttls":
+            imap.starttls(ssl_context=ssl.create_default_context())
+    count = 0
+    try:
+        imap.login(server.user or user, server.password or "")
+        imap.select(server.folder)
+        _, found = imap.uid("search", "UNSEEN")
+        for uid in bytes(found[0] or b"").decode("ascii").split():
+            _, parts = imap.uid("fetch", uid, "(BODY.PEEK[])")
+            body = next((p[1] for p in parts if isinstance(p, tuple)), None)
+            if body is None:
+                continue
+            box.add(body)
+            imap.uid("store", uid, "+FLAGS", "(\\Seen)")
+            count += 1
+    finally:
+        try:
+            imap.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+    return count
