@@ -24,7 +24,7 @@ self-play moves/s (target >= 50,000)
     plus the notation and digest of each log entry) of those fresh logs, timed
     in this process; the median over rounds.
 
-show / hello-world (target <= 1.05x)
+show / hello-world (target <= 1.2x)
     CPU time of the child process (os.wait4) of ``python -m adjudicator show
     LOG`` (the largest log of examples/<game>/) against a hello-world Typer app
     (benchmarks/hello_typer.py, one command printing a line), both run by
@@ -70,7 +70,7 @@ HELLO = "hello_typer"  # run as python -m hello_typer from HERE
 
 TARGET_VALIDATE = 3.0  # x python-chess push_san replay
 TARGET_SELFPLAY = 50_000.0  # moves per CPU second
-TARGET_SHOW = 1.05  # x hello-world Typer app
+TARGET_SHOW = 1.2  # x hello-world Typer app (issue #22: one parser, lazy commands)
 CHESS_PLIES = 80
 CHESS_SEED = 20260101
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
@@ -363,7 +363,7 @@ def print_table(s: dict[str, Any]) -> None:
           f"3x = {_fmt(None if s['chess_plies_per_s'] is None else 3 * s['chess_plies_per_s'], ',.0f')} moves/s")
     hello = s["cli"]["hello_cpu_s"]
     parts = [f"hello-world Typer app {_fmt(None if hello is None else hello * 1000, '.0f', ' ms')}"]
-    for gid, g in s["cli"]["games"].items():
+    for g in s["cli"]["games"].values():
         if g["show_cpu_s"] is not None:
             parts.append(f"show {g['log']} {g['show_cpu_s'] * 1000:.0f} ms")
     print("start-up CPU (median): " + "; ".join(parts))
@@ -407,7 +407,7 @@ def main() -> int:
         print(f"[bench] {text}", file=sys.stderr, flush=True)
 
     load = os.getloadavg()
-    cells = [Cell(gid, n) for gid in game_ids for n in games.GAMES[gid].PLAYERS]
+    cells = [Cell(gid, n) for gid in game_ids for n in games.GAMES[gid].players]
     with tempfile.TemporaryDirectory(prefix="adjudicator-bench-pyc-") as pyc:
         CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
         CHILD_ENV["PYTHONPYCACHEPREFIX"] = pyc
