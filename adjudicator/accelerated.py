@@ -40,10 +40,8 @@ def _remember(table: dict[Any, Any], key: Any, value: Any) -> None:
 
 def followed(previous: bytes, entries: Sequence[MoveEntry]) -> int:
     """How many of ``entries``, in order, follow the chain from ``previous``."""
-    link = seal.entry_digest
-    for count, entry in enumerate(entries):
-        previous = link(previous, entry.by, entry.move, entry.comment, entry.at)
-        if previous.hex() != entry.digest:
+    for count, (entry, digest) in enumerate(zip(entries, seal.chain(previous, entries))):
+        if digest.hex() != entry.digest:
             return count
     return len(entries)
 
@@ -52,14 +50,10 @@ def chained_moves(previous: bytes, entries: Sequence[MoveEntry]) -> tuple[list[s
     """The moves and the movers of ``entries`` when every one follows the
     chain from ``previous`` and none carries a time stamp or a signature;
     None otherwise."""
-    link = seal.entry_digest
     moves: list[str] = []
     movers: list[str] = []
-    for entry in entries:
-        if entry.at is not None or entry.signature is not None:
-            return None
-        previous = link(previous, entry.by, entry.move, entry.comment)
-        if previous.hex() != entry.digest:
+    for entry, digest in zip(entries, seal.chain(previous, entries)):
+        if entry.at is not None or entry.signature is not None or digest.hex() != entry.digest:
             return None
         moves.append(entry.move)
         movers.append(entry.by)

@@ -1,7 +1,7 @@
 """The digest chain of a log: its head, each entry's link, and time stamps.
 
 Every entry of a log carries the digest of the one before it and of itself
-(:func:`seal.entry_digest`, the one definition of a link), starting from the
+(:func:`seal.chain`, the one definition of the chain), starting from the
 digest of the header, so an entry changed, dropped or reordered after it was
 written breaks every link after it. Specified byte for byte in
 ``notation/README.md`` ("Digest chain").
@@ -26,23 +26,19 @@ def head_digest(log: Log) -> bytes:
         deadline=log.deadline, started=log.started,
     )
 
+
 def check_chain(log: Log, upto: int | None = None) -> bytes:
     """Check the digest chain of the first ``upto`` entries; the last digest.
 
     The first entry whose digest does not follow raises, located at that move.
     """
-    digest = head_digest(log)
     entries = log.moves if upto is None else log.moves[:upto]
-    for number, entry in enumerate(entries, 1):
-        digest = chained(digest, entry, number)
-    return digest
+    digests = seal.chain(head_digest(log), entries)
+    for number, (entry, digest) in enumerate(zip(entries, digests), 1):
+        if digest.hex() != entry.digest:
+            raise broken(entry, number)
+    return digests[-1] if digests else head_digest(log)
 
-def chained(previous: bytes, entry: MoveEntry, number: int) -> bytes:
-    """The digest of move ``number``'s entry, which must follow ``previous``."""
-    digest = seal.entry_digest(previous, entry.by, entry.move, entry.comment, entry.at)
-    if digest.hex() != entry.digest:
-        raise broken(entry, number)
-    return digest
 
 def broken(entry: MoveEntry, number: int) -> ChainError:
     """The error of an entry whose digest does not follow the chain."""
@@ -54,11 +50,13 @@ def broken(entry: MoveEntry, number: int) -> ChainError:
 #: A time stamp: UTC, to the second.
 STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
+
 def now_stamp() -> str:
     """The time now, as the log writes it."""
     from datetime import datetime
 
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
 
 def check_stamp(text: str) -> bool:
     from datetime import datetime
@@ -71,16 +69,18 @@ def check_stamp(text: str) -> bool:
         return False
     return True
 
+
 def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]],
            at: str | None = None) -> tuple[MoveEntry, ...]:
     """Move entries (by, move, comment) appended to ``log``'s, with their
     digests (and the time stamp ``at`` where the log has a clock)."""
-    digest = bytes.fromhex(log.moves[-1].digest) if log.moves else head_digest(log)
+    previous = bytes.fromhex(log.moves[-1].digest) if log.moves else head_digest(log)
     out = list(log.moves)
     if log.clock and at is None:
         at = now_stamp()
     stamp = at if log.clock else None
-    for by, move, comment in entries:
-        digest = seal.entry_digest(digest, by, move, comment, stamp)
-        out.append(MoveEntry(by=by, move=move, comment=comment, at=stamp, digest=digest.hex()))
+    links = [seal.Link(by, move, comment, stamp) for by, move, comment in entries]
+    for link, digest in zip(links, seal.chain(previous, links)):
+        out.append(MoveEntry(by=link.by, move=link.move, comment=link.comment, at=stamp,
+                             digest=digest.hex()))
     return tuple(out)

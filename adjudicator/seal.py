@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from .engine import Value
 
@@ -129,21 +130,46 @@ def header_parts(
     return fields(items), fields(more)
 
 
-def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
-                 at: str | None = None) -> bytes:
-    """The digest of one move entry, chained to the digest before it.
+class Link(NamedTuple):
+    """What one link of the chain hashes: a move entry's fields."""
 
-    A time stamp adds the fields ``@at`` and the time after the comment, so
-    no entry with one hashes like an entry without.
+    by: str
+    move: str
+    comment: str | None
+    at: str | None
+
+
+def chain(previous: bytes, entries: Iterable[Link] | Iterable[Any]) -> list[bytes]:
+    """The digest of each entry in turn (anything with ``by``, ``move``,
+    ``comment`` and ``at``, as a log's move entries), each chained to the
+    digest before it, the first to ``previous``: the one definition of the
+    digest chain (``notation/README.md``, "Digest chain").
+
+    A link hashes the previous digest, then the fields of the mover and the
+    move, the comment's where there is one, and ``@at`` and the time where
+    the entry is stamped, so no entry with one hashes like an entry without.
     """
     # fields() spelled out, with the fields of names and moves kept: this
     # runs once per move of every log validated.
-    data = previous + (_FIELDS.get(by) or _field(by)) + (_FIELDS.get(move) or _field(move))
-    if comment is not None:
-        data += _field(comment)
-    if at is not None:
-        data += _field("@at") + _field(at)
-    return _sha256(data).digest()
+    get, field, sha256 = _FIELDS.get, _field, _sha256
+    out: list[bytes] = []
+    append = out.append
+    for entry in entries:
+        by, move = entry.by, entry.move
+        data = previous + (get(by) or field(by)) + (get(move) or field(move))
+        if entry.comment is not None:
+            data += field(entry.comment)
+        if entry.at is not None:
+            data += field("@at") + field(entry.at)
+        previous = sha256(data).digest()
+        append(previous)
+    return out
+
+
+def entry_digest(previous: bytes, by: str, move: str, comment: str | None,
+                 at: str | None = None) -> bytes:
+    """The digest of one move entry, chained to the digest before it (:func:`chain`)."""
+    return chain(previous, (Link(by, move, comment, at),))[0]
 
 
 _FIELDS: dict[str, bytes] = {}

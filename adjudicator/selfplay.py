@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from . import accelerated
 from .chain import sealed
 from .chance import Chance
 from .log import Log
@@ -28,10 +29,13 @@ def simulate(
     game's seed) and the label ``"simulate"``, so the same arguments always
     give the same log.
     """
-    log, game, state = new_log_and_state(game_id, players, seed, params)
+    log, game, state = new_log_and_state(game_id, players, seed, params,
+                                         checked=accelerated.checked_new)
     rng = Chance(seed if play_seed is None else play_seed, "simulate")
     entries: list[tuple[str, str, str | None]] = []
-    to_move, legal, fmt, apply = game.to_move, game.legal_moves, game.format_move, game.apply
+    # The layers' own functions, bound once: self-play is a hot path.
+    rules, notation = game.rules, game.notation
+    to_move, legal, fmt, apply = rules.to_move, rules.legal_moves, notation.format_move, rules.apply
     # The text of a legal move is canonical, so fast_apply plays it as apply
     # plays the move; fast_step spells and plays it at once (the games'
     # tests compare them with format_move and apply).

@@ -9,7 +9,7 @@ audit); the starting state comes from the game's ``setup`` and the seed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -126,9 +126,16 @@ def new_log_and_state(
     clock: bool = False,
     deadline: int | None = None,
     started: str | None = None,
+    checked: Callable[[str, tuple[str, ...], Mapping[str, Any]],
+                      tuple[GameSpec, tuple[str, ...], dict[str, Value]]] | None = None,
 ) -> tuple[Log, GameSpec, Any]:
-    """:func:`new_log`, and the game and starting state it checked it with."""
-    game, players, resolved = checked_players_and_params(game_id, tuple(players), params or {})
+    """:func:`new_log`, and the game and starting state it checked it with.
+
+    ``checked`` stands in for :func:`checked_players_and_params` (self-play
+    passes the remembered twin, :func:`adjudicator.accelerated.checked_new`).
+    """
+    check = checked_players_and_params if checked is None else checked
+    game, players, resolved = check(game_id, tuple(players), params or {})
     if seed is None:
         seed = seal.new_secret_seed()[:16]
     if not seed:
