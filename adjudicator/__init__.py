@@ -1,8 +1,10 @@
 """adjudicator: a referee for tabletop games played by email.
 
-The library is the product; the CLI (:mod:`adjudicator.cli`) is a thin layer
-over :mod:`adjudicator.match`. Games live in :mod:`adjudicator.games`, each on
-the contract of :class:`adjudicator.engine.Game`.
+The library is the product: :mod:`adjudicator.match` (logs: start, replay,
+validate, extend, audit, diff, self-play) and :mod:`adjudicator.games` (each
+game declared once, an :class:`adjudicator.engine.GameSpec`). The command
+line (:mod:`adjudicator.cli`) and the referee by mail
+(:mod:`adjudicator.postal`) are thin front ends over it.
 """
 
 __version__ = "0.1.0"

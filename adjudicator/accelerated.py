@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import seal
+from . import games, seal
 from .chain import head_digest
 from .engine import Accelerator, GameSpec, Value
 from .log import Log, MoveEntry
@@ -96,8 +96,6 @@ def started(log: Log) -> tuple[GameSpec, Any, Any]:
                tuple(log.params.items()), tuple(map(type, log.params.values())))
         checked = _STARTS.get(key)
     if checked is None:
-        from . import games
-
         game = games.get(log.game)
         check_rules(log, game)
         try:
@@ -110,7 +108,7 @@ def started(log: Log) -> tuple[GameSpec, Any, Any]:
     else:
         game, params = checked
     check_seed(log)
-    return game, game.setup(dict(params), log.players, chance_seed(log)), key
+    return game, game.rules.setup(dict(params), log.players, chance_seed(log)), key
 
 
 _STARTS: dict[Any, tuple[GameSpec, dict[str, Value]]] = {}
@@ -185,7 +183,7 @@ def validated(log: Log) -> Replay | None:
     # Every move by the player to move (fast_play says which seat played each).
     if list(map(log.players.__getitem__, seats)) != bys:
         return None
-    if game.outcome(after) != log.result:
+    if game.rules.outcome(after) != log.result:
         return None
     return Replay(log, game, after)
 

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from . import files, log as logmod, match, referee
-from .engine import Game, Scene
+from .engine import GameSpec, Scene
 from .errors import AdjudicatorError, BadLogError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 from .outputs import Checked, Position
@@ -160,7 +160,7 @@ def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defaul
 class Shown(msgspec.Struct, frozen=True):
     """A position of a log (``show``): the game, the log replayed and the position."""
 
-    game: Game
+    game: GameSpec
     log: Log
     position: Position
 
@@ -191,7 +191,7 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since))
 
 
-def replay_positions(log: Log, as_player: str | None = None) -> tuple[Game, list[Position]]:
+def replay_positions(log: Log, as_player: str | None = None) -> tuple[GameSpec, list[Position]]:
     """Every position of a valid log, from the start, as ``as_player`` sees
     it (by default as each position's player to move does)."""
     rep = match.validate(log, keep=True)
@@ -346,7 +346,7 @@ class Recorded(msgspec.Struct, frozen=True):
     output: bytes | None
     taken: referee.Taken | None = None
     reply: str | None = None
-    game: Game | None = None
+    game: GameSpec | None = None
     position: Position | None = None
 
 

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from .engine import Game, Outcome, Scene, Style
+from .engine import GameSpec, Outcome, Scene, Style
 from .errors import BadLogError, one_line
 from .log import Log, MoveEntry, ViewFile
 from .outputs import Position
@@ -78,7 +78,7 @@ def since_lines(lines: Sequence[str], viewer: str | None, style: Style,
     return [safe(f"{heading} ({viewer}):", style), *(fold("  " + line, style) for line in lines)]
 
 
-def render(game: Game, seen: Any, style: Style, source: str | None) -> str:
+def render(game: GameSpec, seen: Any, style: Style, source: str | None) -> str:
     """A view drawn as text, pure printable ASCII in the ASCII style whatever
     names it holds; a view file's view that the game cannot draw is bad input."""
     if source is None:
@@ -123,7 +123,7 @@ def _page(heading: str, style: Style, above: list[str], last: MoveEntry | None,
     return [*out, board, ""]
 
 
-def position_text(game: Game, pos: Position, style: Style, total: int,
+def position_text(game: GameSpec, pos: Position, style: Style, total: int,
                   tags: Sequence[str] = (), details: bool = False) -> str:
     """A position of a log as ``show`` prints it (``total``: the moves of the
     log, ``tags``: its :func:`tag_lines`): the board as the viewer sees it,
@@ -192,7 +192,7 @@ def scene_of_view_file(vf: ViewFile) -> Scene:
                  standing=vf.log.result, final=vf.log.result is not None)
 
 
-def draw(game: Game, seen: Any, scene: Scene, source: str | None) -> str:
+def draw(game: GameSpec, seen: Any, scene: Scene, source: str | None) -> str:
     """A view drawn as an SVG picture; ``source`` names a view file, whose
     view may be bad input (then :class:`BadLogError`)."""
     if source is None:

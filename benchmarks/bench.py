@@ -341,7 +341,8 @@ def print_table(s: dict[str, Any]) -> None:
     head = (f"{'game':<14}{'pl':>3}  {'validate/chess':<16}{'self-play moves/s':<21}{'show/hello':<13}"
             f"{'validate moves/s':>17}{'chess plies/s':>15}")
     print(head)
-    print(f"{'':<14}{'':>3}  {'(target 3x)':<16}{'(target 50k)':<21}{'(target 1.05x)':<13}")
+    print(f"{'':<14}{'':>3}  {f'(target {TARGET_VALIDATE:g}x)':<16}"
+          f"{f'(target {TARGET_SELFPLAY / 1000:g}k)':<21}{f'(target {TARGET_SHOW:g}x)':<13}")
     print("-" * len(head))
     shown: set[str] = set()
     for c in s["cells"]:

@@ -45,7 +45,7 @@ def referee(
     previous = {sig: signal.signal(sig, lambda *_: stop.append(True))
                 for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        ref = postal.Referee(root)
+        ref = postal.MailReferee(root)
         wait = ref.config.poll if poll is None else poll
         while True:
             for line in ref.run_once():
