@@ -30,7 +30,7 @@ from .errors import BadLogError
 from .log import Log, ViewFile, decode, decode_view, kind_of, text_of
 from .textform import Found
 
-__all__ = ["extract", "extract_all", "extract_found", "html_text", "looks_like_mail",
+__all__ = ["extract", "extract_all", "extract_found", "found_in_texts", "html_text", "looks_like_mail",
            "message_texts", "unflow"]
 
 _KNOWN_HEADERS = frozenset([
@@ -97,19 +97,25 @@ def extract_all(data: bytes | str, source: str = "mail") -> list[Found]:
             # instead is reported in one line, like any other bad input.
             raise BadLogError(f"{source}: not a readable mail message ({type(e).__name__}: "
                               f"{' '.join(str(e).split())})") from None
-        found: list[Found] = []
-        damaged: list[textform.Damaged] = []
-        for where, depth, body in texts:
-            problems: list[textform.Damaged] = []
-            for f in textform.scan(body, f"{source}: {where}", damaged=problems):
-                found.append(dataclasses.replace(f, depth=f.depth + depth,
-                                                 where=f"{where}, {f.where}"))
-            damaged += [dataclasses.replace(d, depth=d.depth + depth) for d in problems]
-        # Damage counts only where it could be the copy meant (not in a quote
-        # of the previous mail that the client clipped), across every part.
-        textform.settle(found, damaged)
-        return found
+        return found_in_texts(texts, source)
     return textform.scan(text if text is not None else text_of(raw, source), source)
+
+
+def found_in_texts(texts: list[tuple[str, int, str]], source: str) -> list[Found]:
+    """Every copy of a log or view file in a message's readable parts
+    (:func:`message_texts`), with where it was found."""
+    found: list[Found] = []
+    damaged: list[textform.Damaged] = []
+    for where, depth, body in texts:
+        problems: list[textform.Damaged] = []
+        for f in textform.scan(body, f"{source}: {where}", damaged=problems):
+            found.append(dataclasses.replace(f, depth=f.depth + depth,
+                                             where=f"{where}, {f.where}"))
+        damaged += [dataclasses.replace(d, depth=d.depth + depth) for d in problems]
+    # Damage counts only where it could be the copy meant (not in a quote
+    # of the previous mail that the client clipped), across every part.
+    textform.settle(found, damaged)
+    return found
 
 
 # --- The texts of a message -----------------------------------------------------------------

@@ -3,7 +3,6 @@ dropped, its texts and the view files in them found once."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import parseaddr
 
-from .. import mailparse, textform
+from .. import mailparse
 from ..errors import AdjudicatorError
 from ..textform import Found
 
@@ -67,16 +66,7 @@ class Incoming:
                     not mailparse.looks_like_mail(data):
                 # Not read as a mail by the extractor either: the bytes are the text.
                 return mailparse.extract_all(data, source)
-            found: list[Found] = []
-            damaged: list[textform.Damaged] = []
-            for where, depth, body in texts:
-                problems: list[textform.Damaged] = []
-                for f in textform.scan(body, f"{source}: {where}", damaged=problems):
-                    found.append(dataclasses.replace(f, depth=f.depth + depth,
-                                                     where=f"{where}, {f.where}"))
-                damaged += [dataclasses.replace(d, depth=d.depth + depth) for d in problems]
-            textform.settle(found, damaged)
-            return found
+            return mailparse.found_in_texts(texts, source)
         except AdjudicatorError:
             return []
 
