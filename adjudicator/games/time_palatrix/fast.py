@@ -21,7 +21,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from .cards import BID_TEXT, CARD_NAMES, HAND_CARDS, PLACE_TEXT, Bid, Move
-from .rules import State, deal, deck, hand_results, strength
+from .rules import State, after_round, deal, deck, hand_results, strength
 
 #: Every log validated is dealt again, hand by hand: the deals are memoised.
 dealt = lru_cache(maxsize=256)(deal)
@@ -51,8 +51,6 @@ SET: dict[int, tuple[Callable[[tuple, Any], tuple], ...]] = {
 }
 #: NEXT[players][seat]: the seat clockwise after it.
 NEXT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
-#: EMPTY_BOARDS[players][locations]: every board empty.
-EMPTY_BOARDS = {n: {loc: ((-1,) * loc,) * n for loc in (3, 4)} for n in (3, 4)}
 #: STRENGTHS[lead suit][card]: rules.strength as a tuple indexed by the card.
 STRENGTHS = tuple(
     tuple(strength(c, lead) if c in CARD_NAMES else 0 for c in range(64)) for lead in range(4)
@@ -192,51 +190,12 @@ def round_tricks(boards: Sequence[Sequence[int]], lead: int, hand_no: int, round
 
 def _resolve(state: State, hands: tuple[tuple[int, ...], ...],
              boards: tuple[tuple[int, ...], ...]) -> State:
-    """Every board is full: the state rules' resolution gives."""
-    n = len(hands)
+    """Every board is full: the state rules' resolution gives (the tricks
+    resolved here, the rest by :func:`rules.after_round` with the memoised deal)."""
     hand_no, round_no = state.hand_no, state.round_no
     tricks = list(state.tricks)
     rows, start = round_tricks(boards, state.start, hand_no, round_no, tricks)
-    record = state.record + tuple(rows)
-    locations = state.locations
-    empty_boards = EMPTY_BOARDS[n][locations]
-    no_follow = empty_boards[0]
-    round_no += 1
-    if round_no < HAND_CARDS // locations:
-        return replace(
-            state,
-            hands=hands,
-            boards=empty_boards,
-            follow=no_follow,
-            round_no=round_no,
-            placed=0,
-            tricks=tuple(tricks),
-            record=record,
-            start=start,
-            seat=start,
-        )
-    scored = hand_results(hand_no, state.bids, state.spares, tricks)
-    scores = tuple([score + row[5] for score, row in zip(state.scores, scored)])
-    hand_no += 1
-    over = hand_no == n
-    return replace(
-        state,
-        hand_no=hand_no,
-        start=start,
-        seat=-1 if over else start,
-        bidding=not over,
-        hands=hands if over else dealt(state.seed, n, hand_no),
-        bids=(-1,) * n,
-        spares=(False,) * n,
-        boards=empty_boards,
-        follow=no_follow,
-        round_no=0,
-        placed=0,
-        tricks=(0,) * n,
-        scores=scores,
-        record=record,
-        results=state.results + tuple(scored),
-    )
+    return after_round(state, hands, tricks, state.record + tuple(rows), start, dealt)
 
 
 #: fast_play's reading of a card on a location: (card, location, suit, the

@@ -10,7 +10,7 @@ that replay and self-play take for speed are in :mod:`.fast`.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import groupby
 from operator import itemgetter
 
@@ -309,7 +309,6 @@ def _resolve(state: State, hands: tuple[tuple[int, ...], ...],
     """Every board is full: resolve the tricks location by location. The start
     player leads the first; each trick's winner leads the next; the last
     trick's winner becomes the start player (TRICK RESOLUTION)."""
-    n = len(hands)
     hand_no, round_no, lead = state.hand_no, state.round_no, state.start
     tricks = list(state.tricks)
     rows = []
@@ -319,9 +318,19 @@ def _resolve(state: State, hands: tuple[tuple[int, ...], ...],
         rows.append((hand_no, round_no, loc, lead, winner, *cards))
         tricks[winner] += 1
         lead = winner
-    record = state.record + tuple(rows)
+    return after_round(state, hands, tricks, state.record + tuple(rows), lead)
+
+
+def after_round(state: State, hands: tuple[tuple[int, ...], ...], tricks: list[int],
+                record: tuple[tuple[int, ...], ...], lead: int,
+                deal_hand: Callable[[str, int, int], tuple[tuple[int, ...], ...]] = deal) -> State:
+    """The state once a round's tricks are resolved (``tricks`` won so far
+    this hand, ``record`` with the round's rows, ``lead`` the last trick's
+    winner): the next round, or the hand scored and the next hand dealt (by
+    ``deal_hand``, :func:`deal` or a memo of it), or the end of the game."""
+    n = len(hands)
+    hand_no, round_no = state.hand_no, state.round_no + 1
     empty_boards = ((-1,) * state.locations,) * n
-    round_no += 1
     if round_no < rounds(state.locations):
         return replace(
             state,
@@ -346,7 +355,7 @@ def _resolve(state: State, hands: tuple[tuple[int, ...], ...],
         start=lead,
         seat=-1 if over else lead,
         bidding=not over,
-        hands=hands if over else deal(state.seed, n, hand_no),
+        hands=hands if over else deal_hand(state.seed, n, hand_no),
         bids=(-1,) * n,
         spares=(False,) * n,
         boards=empty_boards,
