@@ -320,12 +320,67 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
 
 
 def simulate(game: str, players: str, seed: str | None, params: Sequence[str] = (), *,
-             play_seed: str | None = None, max_moves: int | None = None) -> Log:
-    """A game of random legal moves (self-play); a random seed when none is given."""
+             play_seed: str | None = None, max_moves: int | None = None,
+             bots: str | None = None) -> Log:
+    """A game of random legal moves (self-play), or played by the bots
+    ``bots`` (one level for every seat, or one per seat, comma-separated);
+    a random seed when none is given."""
     from secrets import token_hex
 
-    return match.simulate(game, players_of(players), token_hex(8) if seed is None else seed,
-                          params_of(params), play_seed=play_seed, max_moves=max_moves)
+    names = players_of(players)
+    seed = token_hex(8) if seed is None else seed
+    if bots is None:
+        return match.simulate(game, names, seed, params_of(params), play_seed=play_seed,
+                              max_moves=max_moves)
+    from . import bots as players_
+    from .selfplay import bot_game
+
+    levels = [level.strip() for level in bots.split(",")]
+    if len(levels) == 1:
+        levels *= len(names)
+    if len(levels) != len(names):
+        raise UsageError(f"--bot: {len(levels)} levels for {len(names)} players "
+                         "(give one for all, or one per player)")
+    seats = [players_.get(level) for level in levels]
+    log, _ = bot_game(game, names, seed, seats, params_of(params), play_seed=play_seed,
+                      max_moves=max_moves)
+    return log
+
+
+def hint(got: Found, name: str, as_player: str | None = None, secret_path: str | None = None,
+         *, level: str = "standard", seconds: float | None = None,
+         seed: str = "hint") -> tuple[GameSpec, str, int, Any]:
+    """What a bot thinks of the moves of the player to move: the game, the
+    player, the move number and the bot's :class:`adjudicator.bots.Decision`
+    (its moves ranked). From a log (open, or refereed with its secret) or from the view
+    file of the player to move; ``seconds`` sets a search's budget in CPU
+    seconds instead of ``level``."""
+    from . import bots, games
+
+    bot = bots.get(f"search:{seconds}s" if seconds is not None else level)
+    value = got.value
+    if isinstance(value, ViewFile):
+        view = referee.check_view(value, name)
+        if value.legal is None or value.to_move != value.player:
+            raise AdjudicatorError(f"{name}: it is {value.to_move or 'nobody'}'s turn, "
+                                   f"not {value.player}'s: there is nothing to hint")
+        if as_player is not None and as_player != value.player:
+            raise UsageError(f"--as {as_player!r}: this view file is {value.player}'s")
+        game = games.get(value.log.game)
+        players = value.log.players
+        position = bots.Position(game, value.log.params, players, players.index(value.player),
+                                 view, tuple(value.legal), seed)
+        return game, value.player, len(value.log.moves) + 1, bots.ask(bot, position)
+    rep = match.validate(match.unlock(value, read_secret(secret_path)))
+    mover = rep.seat()
+    if mover is None:
+        raise AdjudicatorError(f"{name}: the game is over: there is nothing to hint")
+    if as_player is not None and seat(rep, as_player) != mover:
+        raise AdjudicatorError(f"it is {rep.players[mover]}'s move, not {as_player}'s: "
+                               "a hint is for the player to move")
+    position = bots.Position(rep.game, rep.log.params, rep.players, mover,
+                             rep.game.view(rep.state, mover), rep.legal(), seed)
+    return rep.game, rep.players[mover], len(rep.log.moves) + 1, bots.ask(bot, position)
 
 
 # --- recording moves ----------------------------------------------------------------------------

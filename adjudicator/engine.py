@@ -324,6 +324,11 @@ class GameSpec:
     narration: Narration
     picture_module: str  # the module of its Picture layer
     fast_module: str | None = None  # the module of its Accelerator, if it has one
+    #: The standard bot's budget (:mod:`adjudicator.bots`), in moves simulated
+    #: per decision: about a second of CPU time on the project's reference
+    #: machine (a 2-core VM). A count, not a time, so the same seed gives the
+    #: same move on any machine.
+    bot_plies: int = 60_000
 
     # --- the layers imported when first used ----------------------------------
 

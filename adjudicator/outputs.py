@@ -92,6 +92,28 @@ class Legal(_Out):
     moves: list[str]
 
 
+class HintMove(_Out):
+    """One move a bot weighed: its value for the mover (0 to 1; null when not
+    simulated) and the simulations that went through it."""
+
+    move: str
+    value: float | None
+    visits: int
+
+
+class Hint(_Out):
+    """``hint --json``: the player to move and the moves a bot weighed, best first."""
+
+    game: str
+    player: str
+    number: int  # the move number the hint is for
+    bot: str
+    best: str
+    iterations: int
+    plies: int
+    moves: list[HintMove]
+
+
 class Replay(_Out):
     """``replay --json``: every position from the start to the last entry."""
 
@@ -187,6 +209,7 @@ SCHEMAS: dict[str, tuple[Any, str]] = {
     "games": (list[GameInfo], "adjudicator games --json"),
     "show": (Position, "adjudicator show LOG --json"),
     "legal": (Legal, "adjudicator legal LOG --json"),
+    "hint": (Hint, "adjudicator hint LOG --json"),
     "replay": (Replay, "adjudicator replay LOG --json"),
     "validate": (list[Checked], "adjudicator validate LOG... --json"),
     "audit": (Audit, "adjudicator audit LOG --json"),

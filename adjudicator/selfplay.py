@@ -1,4 +1,4 @@
-"""Self-play: whole games of random legal moves, as complete logs."""
+"""Self-play: whole games of random legal moves, or of bots in every seat, as complete logs."""
 
 from __future__ import annotations
 
@@ -56,3 +56,58 @@ def simulate(
             text, state = done
         entries.append((players[seat], text, None))
     return msgspec.structs.replace(log, moves=sealed(log, entries), result=game.outcome(state))
+
+
+class Thought(msgspec.Struct, frozen=True):
+    """How long a seat's player thought over one move (CPU seconds)."""
+
+    seat: int
+    seconds: float
+
+
+def bot_game(
+    game_id: str,
+    players: Sequence[str],
+    seed: str,
+    seats: Sequence[Any],
+    params: Mapping[str, Any] | None = None,
+    *,
+    play_seed: str | None = None,
+    max_moves: int | None = None,
+    clock: Any = None,
+) -> tuple[Log, list[Thought]]:
+    """A game played by a bot in every seat (``seats``, one
+    :data:`adjudicator.bots.Bot` per player), as a complete log, and how long
+    each move took to decide.
+
+    Each bot is handed its seat's view only, and a seed made of ``play_seed``
+    (default: the game's seed) and the move number, so the same arguments
+    give the same log whenever every bot is reproducible.
+    """
+    import time
+
+    from .bots import Position, ask
+
+    log, game, state = new_log_and_state(game_id, players, seed, params,
+                                         checked=accelerated.checked_new)
+    if len(seats) != len(log.players):
+        raise ValueError(f"{len(seats)} bots for {len(log.players)} seats")
+    tick = time.process_time if clock is None else clock
+    base = seed if play_seed is None else play_seed
+    entries: list[tuple[str, str, str | None]] = []
+    thoughts: list[Thought] = []
+    names = log.players
+    while (seat := game.to_move(state)) is not None:
+        if max_moves is not None and len(entries) >= max_moves:
+            break
+        moves = game.legal_moves(state)
+        texts = tuple(game.format_move(state, m) for m in moves)
+        position = Position(game, log.params, names, seat, game.view(state, seat), texts,
+                            f"{base}/{len(entries) + 1}")
+        began = tick()
+        decision = ask(seats[seat], position)
+        thoughts.append(Thought(seat, tick() - began))
+        state = game.apply(state, moves[texts.index(decision.move)])
+        entries.append((names[seat], decision.move, None))
+    return (msgspec.structs.replace(log, moves=sealed(log, entries), result=game.outcome(state)),
+            thoughts)

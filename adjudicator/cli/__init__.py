@@ -54,7 +54,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("tools", "Convert a log or view file between JSON and the text form, losslessly."),
     "schema": ("tools", "Print the JSON Schema of the log format, or of a command's --json "
                         "output (kept in notation/log.schema.json and notation/schemas/)."),
-    "simulate": ("tools", "Play a game of random legal moves and write its log (self-play)."),
+    "simulate": ("tools", "Play a game of random legal moves, or of bots, and write its log "
+                          "(self-play)."),
+    "hint": ("bots", "Rank the moves of the player to move, with a bot's estimate of each."),
+    "play": ("bots", "Play against bots at the terminal, move by move, writing a normal log."),
     "referee": ("mail", "Referee games by mail: read moves from the Maildir (or IMAP), send "
                         "every player their view, no human in the loop."),
     "key": ("tools", "A player's own signing key, to sign their moves."),

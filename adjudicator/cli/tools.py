@@ -119,15 +119,21 @@ def simulate(
     play_seed: Annotated[str | None, typer.Option("--play-seed", help="Seed of the random choice of moves (default: the game's seed).")] = None,
     param: Annotated[list[str], typer.Option("--param", "-P", metavar="KEY=VALUE", help="A game parameter; repeat for several.")] = [],  # noqa: B006
     max_moves: Annotated[int | None, typer.Option("--moves", metavar="N", help="Stop after N moves.")] = None,
+    bot: Annotated[str | None, typer.Option("--bot", metavar="LEVEL[,LEVEL...]", help="Bots play: one level for every seat or one per seat (random, greedy, standard, search:N, search:Ns, module:function).")] = None,
     output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,
     force: ForceOpt = False,
 ) -> None:
-    """Play a game of random legal moves and write its log (self-play).
+    """Play a game of random legal moves, or of bots, and write its log (self-play).
+
+    Without --bot every move is a uniformly random legal move. With --bot
+    each seat is played by a bot from its own view only; with the same
+    seeds and levels counted in iterations, the same log.
 
     \b
-    Example: adjudicator simulate turn-of-time --players ann,bob --seed 3 -o game.json
+    Example: adjudicator simulate atlas --players ann,bob,cy --bot standard,random,greedy -o game.json
     """
-    log = actions.simulate(game, players, seed, param, play_seed=play_seed, max_moves=max_moves)
+    log = actions.simulate(game, players, seed, param, play_seed=play_seed, max_moves=max_moves,
+                           bots=bot)
     if output is None:
         put(logmod.encode(log))
         return

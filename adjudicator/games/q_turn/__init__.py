@@ -27,4 +27,5 @@ GAME = GameSpec(
     narration=narration,
     picture_module=f"{__name__}.picture",
     fast_module=f"{__name__}.fast",
+    bot_plies=120_000,
 )
