@@ -49,10 +49,19 @@ class Played:
     thought: list[float]  # CPU seconds per move of the bot
 
 
-def play_one(task: tuple[str, int, str, str, int, int, dict]) -> Played:
-    game_id, n, level, against, seat, number, params = task
-    seats = [bots.get(against)] * n
-    seats[seat] = bots.get(level)
+def player(level: str, game_id: str, fraction: float) -> bots.Bot:
+    """The bot of ``level``; ``standard`` at a ``fraction`` of its budget."""
+    if level == "standard" and fraction != 1.0:
+        from adjudicator.bots.search import Search
+
+        return Search(plies=max(1, int(games.get(game_id).bot_plies * fraction)))
+    return bots.get(level)
+
+
+def play_one(task: tuple[str, int, str, str, int, int, dict, float]) -> Played:
+    game_id, n, level, against, seat, number, params, fraction = task
+    seats = [player(against, game_id, fraction)] * n
+    seats[seat] = player(level, game_id, fraction)
     players = NAMES[:n]
     log, thoughts = selfplay.bot_game(game_id, players, f"arena-{number}", seats, params)
     result = log.result
@@ -89,6 +98,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="only this player count")
     parser.add_argument("--bot", default="standard", help="the level measured")
     parser.add_argument("--against", action="append", help="opponent levels (default: random, greedy)")
+    parser.add_argument("--fraction", type=float, default=1.0,
+                        help="play standard at this fraction of its budget (a quicker, "
+                             "weaker measure; default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -110,9 +122,11 @@ def main() -> None:
                 rows.append((game_id, n, args.bot, opp, {}))
     for game_id, n, level, opp, params in rows:
         opponent = "random" if n == 1 else opp
-        tasks.append([(game_id, n, level, opponent, k % n, k, params) for k in range(args.games)])
+        tasks.append([(game_id, n, level, opponent, k % n, k, params, args.fraction)
+                      for k in range(args.games)])
     flat = [t for row in tasks for t in row]
-    print(f"[arena] {len(flat)} games on {args.jobs} processes", file=sys.stderr)
+    print(f"[arena] {len(flat)} games on {args.jobs} processes; standard at "
+          f"{args.fraction:g} of its budget", file=sys.stderr)
     with ProcessPoolExecutor(args.jobs) as pool:
         done = list(pool.map(play_one, flat))
     results = []
@@ -138,12 +152,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    print(f"{'game':<14}{'pl':>3} {'bot':<9}{'against':<16}{'games':>5}  "
+    print(f"standard at {args.fraction:g} of its budget (GameSpec.bot_plies)")
+    print(f"{'game':<14}{'pl':>3} {'bot':<9} {'against':<15}{'games':>5}  "
           f"{'win share (95% CI)':<22}{'target':<13}{'avg rank (95% CI)':<20}{'s/move med/max'}")
     for r in results:
         target = "" if r["target"] is None else (
             f">={r['target']:.0%} " + ("ok" if r["win_share"] >= r["target"] else "below"))
-        print(f"{r['game']:<14}{r['players']:>3} {r['bot']:<9}{r['against']:<16}{r['games']:>5}  "
+        print(f"{r['game']:<14}{r['players']:>3} {r['bot']:<9.9} {r['against']:<15}{r['games']:>5}  "
               f"{r['win_share']:>4.0%} ({r['win_low']:.0%}-{r['win_high']:.0%}){'':<7}"
               f"{target:<13}{r['rank']:.2f} ({r['rank_low']:.2f}-{r['rank_high']:.2f})    "
               f"{r['median_s']:.2f}/{r['max_s']:.2f}")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Annotated
 
 import typer
@@ -100,16 +101,21 @@ def play(
     look = style(ascii_)
     files.write(output, logmod.encode(table.log), replace=force)
     typer.echo(f"Wrote {output}: {game} for {', '.join(s.name for s in seats)}, seed {seed}.")
+    shown_at = -1
     while (seat := table.to_move()) is not None:
         if seat.is_bot:
             move = table.play_bot()
             typer.echo(f"{len(table.log.moves)}. {seat.name} ({seat.level}) played {move}")
         else:
-            shown = actions.show(table.log, as_player=seat.name)
-            typer.echo(present.position_text(shown.game, shown.position, look,
-                                             len(table.log.moves), [], False))
+            if shown_at != len(table.log.moves):  # the board once per position
+                shown_at = len(table.log.moves)
+                shown = actions.show(table.log, as_player=seat.name)
+                typer.echo(present.position_text(shown.game, shown.position, look,
+                                                 len(table.log.moves), [], False))
             text = typer.prompt(f"{seat.name}, your move", default="", show_default=False,
                                 prompt_suffix="> ").strip()
+            if not sys.stdin.isatty():
+                typer.echo(text)  # what was read, where no terminal echoed it
             if text.lower() in ("quit", "q", "exit"):
                 typer.echo(f"Saved {output}; go on with: adjudicator extend {output} MOVE "
                            f"--as {seat.name}")
