@@ -112,10 +112,16 @@ def seat(rep: match.Replay, player: str | None) -> int | None:
     return rep.players.index(player)
 
 
-def deadline(log: Log) -> str | None:
-    """When the player to move must answer: the last entry's time plus the deadline."""
+def deadline(log: Log, to_move: str | None = None) -> str | None:
+    """When the player to move must answer: the last entry's time plus the
+    deadline, or what the time control gives (:mod:`adjudicator.clock`)."""
     from datetime import datetime, timedelta
 
+    if log.time is not None:
+        from . import clock
+
+        when = clock.timeline(log, to_move).deadline()
+        return None if when is None else clock.stamp(when)
     since = log.moves[-1].at if log.moves else log.started
     if since is None or log.deadline is None:
         return None
@@ -138,8 +144,8 @@ def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defaul
     if to_move is not None and viewer == to_move:
         legal = [game.format_move(state, m) for m in game.legal_moves(state)]
     answer_by = None
-    if last and to_move is not None and rep.log.deadline is not None:
-        answer_by = deadline(rep.log)
+    if last and to_move is not None and (rep.log.deadline is not None or rep.log.time is not None):
+        answer_by = deadline(rep.log, rep.players[to_move])
     return Position(
         game=rep.game.id,
         tags=dict(rep.log.tags),
@@ -293,17 +299,22 @@ class Started(msgspec.Struct, frozen=True):
 def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = (),
              keys: Sequence[str] = (), tags: Sequence[str] = (), *, clock: bool = False,
              deadline: int | None = None, output: str | None = None, refereed: bool = False,
-             secret_path: str | None = None, replace: bool = False) -> Started:
+             secret_path: str | None = None, replace: bool = False,
+             time: str | None = None) -> Started:
     """Start a game (players comma-separated; parameters, keys and tags as
     ``KEY=VALUE`` pairs) and write its log to ``output`` when given. A
     refereed game keeps its seed secret: the log holds a commitment, and the
     secret goes to ``secret_path`` (by default next to the log,
-    NAME.secret.json), readable by its owner alone."""
+    NAME.secret.json), readable by its owner alone. ``time`` is a time
+    control in its command-line form (:func:`adjudicator.clock.parse`)."""
+    from . import clock as clocks
+
+    control = None if time is None else clocks.parse(time)
     if not refereed:
         if secret_path is not None:
             raise UsageError("--secret FILE goes with --referee")
         log = match.new_log(game, players_of(players), seed, params_of(params), keys_of(keys),
-                            tags=tags_of(tags), clock=clock, deadline=deadline)
+                            tags=tags_of(tags), clock=clock, deadline=deadline, time=control)
         if output is None:
             return Started(log, None, None, None)
         files.write(output, logmod.encode(log), replace=replace)
@@ -313,7 +324,7 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
     secret_path = secret_path or str(Path(output).with_suffix("")) + ".secret.json"
     log, secret = match.new_refereed(game, players_of(players), seed, params_of(params),
                                      keys_of(keys), tags=tags_of(tags), clock=clock,
-                                     deadline=deadline)
+                                     deadline=deadline, time=control)
     files.write(secret_path, logmod.encode(secret), replace=replace, private=True)
     files.write(output, logmod.encode(log), replace=replace)
     return Started(log, secret, secret_path, match.replay(match.unlock(log, secret)).to_move())

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from . import seal
 from .errors import ChainError
-from .log import Log, MoveEntry
+from .log import Log, MoveEntry, TimeControl
 from datetime import UTC
 
 
@@ -24,7 +24,16 @@ def head_digest(log: Log) -> bytes:
         log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment,
         log.referee, log.keys, rules=log.rules, tags=log.tags, clock=log.clock,
         deadline=log.deadline, started=log.started,
+        time=None if log.time is None else canonical(log.time),
     )
+
+
+def canonical(time: TimeControl) -> str:
+    """The time control as the header digest binds it: compact JSON, fields
+    in declaration order, defaults left out."""
+    import msgspec
+
+    return msgspec.json.encode(time).decode("utf-8")
 
 
 def check_chain(log: Log, upto: int | None = None) -> bytes:

@@ -19,6 +19,9 @@ copy of a log stays a prefix of the later ones: nothing is ever deleted.
   it too (the players played on). A solo player's proposal takes effect at
   once.
 
+The referee's acts of the clock (``@timeout ann``, ``@stand-in ann``...)
+are events too, recorded by ``referee``: see :mod:`adjudicator.clock`.
+
 Specified in ``notation/README.md`` ("Events").
 """
 
@@ -49,6 +52,39 @@ class Pending:
             return f"{self.by} proposes abandoning the game"
         s = "s" * (self.count != 1)
         return f"{self.by} proposes taking back the last {self.count} move{s}"
+
+
+def act_of(text: str) -> str | None:
+    """The kind of a clock act (``@timeout ann`` -> ``timeout``), or None for
+    any other entry. The referee's acts of the clock are specified with the
+    clock (:mod:`adjudicator.clock`)."""
+    from .clock import ACTS
+
+    if text[:1] != "@":
+        return None
+    kind = text[1:].split(" ", 1)[0]
+    return kind if kind in ACTS else None
+
+
+def act_words(text: str) -> str:
+    """What a clock act says, for the players: ``@late ann`` -> ``ann's time
+    is up: grace runs``."""
+    kind, *args = text[1:].split(" ")
+    who = args[0] if args else ""
+    return {
+        "remind": f"{who} was reminded to move",
+        "late": f"{who}'s time is up: grace runs",
+        "timeout": f"{who}'s time ran out",
+        "stand-in": f"a stand-in plays {who}'s next move",
+        "forfeit": f"{who} forfeits on time: ranked last",
+        "pause": "the organiser paused every clock",
+        "resume": "the organiser restarted the clocks",
+        "outage": f"the referee was down since {who}: no clock ran",
+        "extend": f"{who}'s deadline moves {args[1] if len(args) > 1 else '?'} hours later",
+        "absent": (f"{who} is away from {args[1]} to {args[2]}: their clock stops"
+                   if len(args) > 2 else f"{who} is away"),
+        "back": f"{who} is back",
+    }.get(kind, text)
 
 
 def parse(text: str) -> tuple[str, int]:

@@ -55,6 +55,40 @@ class MoveEntry(
     signature: str | None = None
 
 
+class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                  omit_defaults=True):
+    """The time control of a game, in its header (version 2, signed with it):
+    how long each player has, when the clock runs, and what the referee does
+    when time runs out. Specified in ``notation/README.md`` ("Time control");
+    the clock itself is :mod:`adjudicator.clock`."""
+
+    #: Hours a player has for each move, counted while the clock runs.
+    per_move: int | None = None
+    #: Or a bank: the hours each player starts with, ``increment`` hours
+    #: added after each of their moves, at most ``cap`` hours kept.
+    bank: int | None = None
+    increment: int = 0
+    cap: int | None = None
+    #: Hours of grace after the deadline before the policy acts.
+    grace: int = 0
+    #: The days the clock runs (``mon-fri``, ``sat,sun``; empty: every day)
+    #: and the hours of each of them (``08-22``; empty: all day), in ``zone``.
+    days: str = ""
+    hours: str = ""
+    zone: str = "UTC"
+    #: When grace ends: ``wait`` (the organiser decides), ``stand-in`` (a bot
+    #: at level ``stand_in`` plays the seat, for that move or, with
+    #: ``until = "back"``, until the player says they are back) or
+    #: ``forfeit`` (the player resigns on time).
+    expiry: str = "wait"
+    stand_in: str = "standard"
+    until: str = "move"
+    #: The share of the time used, in percent, at which the player is reminded.
+    remind: int = 80
+    #: Hours of absence each player may take in this game.
+    absence: int = 0
+
+
 class Log(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True,
     gc=False,
@@ -88,6 +122,8 @@ class Log(
     deadline: int | None = None
     #: When the game began, UTC, in a log with a clock (version 2).
     started: str | None = None
+    #: The time control the referee keeps (version 2; it needs the clock).
+    time: TimeControl | None = None
     seed: str | None
     salt: str | None
     commitment: str | None

@@ -33,6 +33,9 @@ def since(rep: Replay, seat: int) -> tuple[str, ...]:
         entry = entries[i]
         before, after = rep.states[i], rep.states[i + 1]
         head = f"{i + 1}. {entry.by} {entry.move}"
+        if events.act_of(entry.move) is not None:
+            out.append(f"{i + 1}. {events.act_words(entry.move)}")
+            continue
         if entry.move[:1] == "@":
             kind, count = events.parse(entry.move)
             if kind == "takeback":

@@ -111,6 +111,22 @@ def record(
     return Replay(_with(log, entries, game.outcome(state)), game, state,
                   (*rep.states, *states) if rep.states else ())
 
+def act(log: Log, text: str, *, at: str, then: str | None = None,
+        comment: str | None = None) -> Replay:
+    """The replay of ``log`` with the referee's act of the clock ``text``
+    appended (:mod:`adjudicator.clock`), stamped ``at``; after ``@stand-in
+    P``, ``then`` is the stand-in's move, recorded as P's with ``comment``.
+    The log must be unlocked (the referee's); each entry is checked by the
+    replay, the act against the clock the log itself keeps."""
+    entries: list[tuple[str, str, str | None]] = [(events.REFEREE, text, None)]
+    if then is not None:
+        entries.append((text.split(" ")[1], then, comment))
+    candidate = _with(log, sealed(log, entries, at), None)
+    rep = replay(candidate, keep=True)
+    return Replay(_with(log, candidate.moves, rep.outcome), rep.game, rep.state, rep.states,
+                  rep.ended, rep.pending)
+
+
 def _event(log: Log, texts: list[str], by: str | None, comment: str | None,
            player_key: str | None, sign: bool, at: str | None) -> Log:
     """``log`` with one event appended (:mod:`adjudicator.events`)."""

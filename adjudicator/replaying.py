@@ -9,9 +9,10 @@ which plays the common log at once or declines; the tests hold it to this loop.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from . import accelerated, events, seal
+from . import accelerated, clock, events, seal
 from .chain import broken, check_chain, head_digest
 from .engine import GameSpec, Outcome
 from .errors import BadLogError, IllegalMoveError, MoveError, NotationError
@@ -42,14 +43,40 @@ class _Events:
         self.log, self.game = log, game
         self.ended: Outcome | None = None
         self.pending: events.Pending | None = None
+        self.stand_in: str | None = None  # the player whose move a stand-in plays next
+        self.previous: str | None = None  # the text of the entry before
 
-    def apply(self, state: Any, history: list[Any], by: str, text: str) -> Any:
+    def apply(self, state: Any, history: list[Any], by: str, text: str,
+              number: int = 0, at: str | None = None) -> Any:
         """The state after the event ``text`` by ``by``; ``history`` holds the
         state before each game move still in force, and the state now."""
         game, players = self.game, self.log.players
-        kind, count = events.parse(text)
         if self.ended is not None or game.to_move(state) is None:
             raise IllegalMoveError("the game is already over", game.end_clause)
+        if self.stand_in is not None:
+            raise IllegalMoveError(f"after @stand-in {self.stand_in} comes "
+                                   f"{self.stand_in}'s move", clock.CLAUSE)
+        act = events.act_of(text)
+        if act is not None:
+            if by != events.REFEREE or not self.log.refereed:
+                raise IllegalMoveError("only the referee of a refereed game records an act "
+                                       "of the clock", clock.CLAUSE)
+            seat = game.to_move(state)
+            to_move = None if seat is None else players[seat]
+            clock.check_event(self.log, number, text, at, to_move, self.previous)
+            self.previous = text
+            if act == "stand-in":
+                self.stand_in = text.split(" ")[1]
+            elif act == "forfeit":
+                who = text.split(" ")[1]
+                ended = events.resigned(game.standing(state), players, who)
+                self.ended = Outcome(standings=ended.standings, winners=ended.winners,
+                                     details=(*ended.details[:-1],
+                                              f"{who} forfeited on time: ranked last"))
+                self.pending = None
+            return state
+        self.previous = text
+        kind, count = events.parse(text)
         referee = by == events.REFEREE and kind in ("accept", "reject")
         if by not in players and not referee:
             raise IllegalMoveError(
@@ -120,7 +147,7 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
                 extra = _Events(log, game)
             if text[:1] == "@":
                 try:
-                    state = extra.apply(state, history, entry.by, text)
+                    state = extra.apply(state, history, entry.by, text, number, entry.at)
                 except MoveError as e:
                     raise e.at(number, entry.by, text) from None
                 if states is not None:
@@ -130,6 +157,12 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
                 raise IllegalMoveError("the game is already over", events.CLAUSE).at(
                     number, entry.by, text)
             extra.pending = None  # playing on drops a proposal
+            if extra.stand_in is not None and entry.by != extra.stand_in:
+                raise IllegalMoveError(f"after @stand-in {extra.stand_in} comes "
+                                       f"{extra.stand_in}'s move", clock.CLAUSE).at(
+                    number, entry.by, text)
+            extra.stand_in = None
+            extra.previous = text
         seat = to_move(state)
         if seat is None or entry.by != players[seat]:
             raise out_of_turn(game, players, seat, entry.by).at(number, entry.by, text)  # type: ignore[union-attr]
@@ -197,14 +230,15 @@ def check_result(rep: Replay) -> None:
     said, given = next((repr(a), repr(b)) for a, b in pairs if a != b)
     raise BadLogError(f"result: the log's details say {said}, but the moves give {given}")
 
-def validate(log: Log, *, keep: bool = False) -> Replay:
+def validate(log: Log, *, keep: bool = False, now: datetime | None = None) -> Replay:
     """Replay ``log`` and check its stored result and its signatures; raise
-    on the first problem."""
+    on the first problem. A time stamp later than ``now`` (default: this
+    machine's clock) is refused."""
     if not keep:
         rep = accelerated.validated(log)
         if rep is not None:
             return rep
-    check_times(log)
+    check_times(log, now)
     rep = replay(log, keep=keep)
     check_result(rep)
     check_seals(log)

@@ -64,6 +64,7 @@ def header_digest(
     clock: bool = False,
     deadline: int | None = None,
     started: str | None = None,
+    time: str | None = None,
 ) -> bytes:
     """The digest every move entry is chained to.
 
@@ -77,11 +78,11 @@ def header_digest(
     players = tuple(players)
     key = (format_, version, game, tuple(params.items()), tuple(map(type, params.values())),
            players, commitment is None, referee, tuple((keys or {}).items()), rules,
-           tuple((tags or {}).items()), clock, deadline)
+           tuple((tags or {}).items()), clock, deadline, time)
     parts = _HEADERS.get(key)
     if parts is None:
         parts = header_parts(format_, version, game, params, players, commitment is None, referee,
-                             keys or {}, rules, tags or {}, clock, deadline)
+                             keys or {}, rules, tags or {}, clock, deadline, time)
         if len(_HEADERS) >= 1000:  # bound the memory a stream of odd logs can take
             _HEADERS.clear()
         _HEADERS[key] = parts
@@ -106,10 +107,12 @@ _HEADERS: dict[tuple, tuple[bytes, bytes | None]] = {}
 def header_parts(
     format_: str, version: int, game: str, params: Mapping[str, Value], players: tuple[str, ...],
     open_: bool, referee: str | None, keys: Mapping[str, str], rules: int | None,
-    tags: Mapping[str, str], clock: bool, deadline: int | None,
+    tags: Mapping[str, str], clock: bool, deadline: int | None, time: str | None = None,
 ) -> tuple[bytes, bytes | None]:
     """The fields of a header before its seed (or commitment), and (version
-    2) those between it and the start time."""
+    2) those between it and the start time. ``time`` is the time control as
+    its canonical JSON (:func:`adjudicator.chain.canonical`); a header
+    without one hashes as it did before time controls existed."""
     items = [CHAIN_DOMAIN, format_, str(version), game, str(len(params))]
     for name in sorted(params):
         items += [name, param_text(params[name])]
@@ -126,7 +129,10 @@ def header_parts(
     for name in sorted(tags):
         more += [name, tags[name]]
     more += ["clock", "true" if clock else "false",
-             "deadline", "" if deadline is None else str(deadline), "started"]
+             "deadline", "" if deadline is None else str(deadline)]
+    if time is not None:
+        more += ["time", time]
+    more.append("started")
     return fields(items), fields(more)
 
 

@@ -9,6 +9,7 @@ audit); the starting state comes from the game's ``setup`` and the seed
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from . import events, games, seal
 from .chain import check_stamp, now_stamp
 from .engine import GameSpec, Value
 from .errors import BadLogError, ParameterError
-from .log import FORMAT, SECRET_FORMAT, VERSION, Log, Secret
+from .log import FORMAT, SECRET_FORMAT, VERSION, Log, Secret, TimeControl
 from .signing import check_keys, sign, unlock
 
 
@@ -103,6 +104,7 @@ def new_log(
     clock: bool = False,
     deadline: int | None = None,
     started: str | None = None,
+    time: TimeControl | None = None,
 ) -> Log:
     """A log of a game not yet begun; a random seed when none is given.
 
@@ -110,10 +112,11 @@ def new_log(
     ``tags`` are PGN-style tags (event, site, round, date, ...). With
     ``clock`` every entry is stamped with the time it was recorded, and
     ``deadline`` gives the hours a player has for each move (it implies the
-    clock).
+    clock); or ``time``, a time control the referee keeps
+    (:mod:`adjudicator.clock`; it implies the clock too).
     """
     return new_log_and_state(game_id, players, seed, params, keys, tags=tags, clock=clock,
-                    deadline=deadline, started=started)[0]
+                    deadline=deadline, started=started, time=time)[0]
 
 def new_log_and_state(
     game_id: str,
@@ -126,6 +129,7 @@ def new_log_and_state(
     clock: bool = False,
     deadline: int | None = None,
     started: str | None = None,
+    time: TimeControl | None = None,
     checked: Callable[[str, tuple[str, ...], Mapping[str, Any]],
                       tuple[GameSpec, tuple[str, ...], dict[str, Value]]] | None = None,
 ) -> tuple[Log, GameSpec, Any]:
@@ -152,9 +156,11 @@ def new_log_and_state(
         keys=dict(sorted((keys or {}).items())),
         rules=game.rules_version,
         tags=dict(sorted((tags or {}).items())),
-        clock=clock or deadline is not None,
+        clock=clock or deadline is not None or time is not None,
         deadline=deadline,
-        started=(started or now_stamp()) if (clock or deadline is not None) else None,
+        started=((started or now_stamp()) if (clock or deadline is not None or time is not None)
+                 else None),
+        time=time,
         moves=(),
         result=None,
     )
@@ -222,7 +228,8 @@ def check_rules(log: Log, game: GameSpec) -> None:
     """The log's rules version must be one this engine plays; version 2 fields
     need version 2."""
     if log.version < 2:
-        if (log.rules, log.tags, log.clock, log.deadline, log.started) != (None, {}, False, None, None):
+        if (log.rules, log.tags, log.clock, log.deadline, log.started, log.time) != (
+                None, {}, False, None, None, None):
             raise BadLogError("header: rules, tags and the clock need version 2")
         return
     known = game.rules_version
@@ -287,11 +294,17 @@ def check_tags(log: Log) -> None:
         if not value.isprintable() or len(value) > 200:
             raise BadLogError(f"header: tag {name}: one printable line of at most 200 characters")
 
-def check_times(log: Log) -> None:
-    """A log with a clock stamps every entry, in order; a log without, none."""
+#: How far ahead of this machine's clock a time stamp may be.
+FUTURE_SLACK = timedelta(minutes=10)
+
+
+def check_times(log: Log, now: datetime | None = None) -> None:
+    """A log with a clock stamps every entry, in order and not after ``now``
+    (default: this machine's clock); a log without, none."""
     if not log.clock:
-        if log.started is not None or log.deadline is not None:
-            raise BadLogError("header: a start time or a deadline needs the clock")
+        if log.started is not None or log.deadline is not None or log.time is not None:
+            raise BadLogError("header: a start time, a deadline or a time control needs "
+                              "the clock")
         for number, entry in enumerate(log.moves, 1):
             if entry.at is not None:
                 raise BadLogError(f"move {number}: a time stamp in a log without a clock")
@@ -303,12 +316,21 @@ def check_times(log: Log) -> None:
                           "2026-11-23T09:15:00Z)")
     if log.deadline is not None and not 1 <= log.deadline <= 100_000:
         raise BadLogError("header: the deadline is a number of hours from 1 to 100000")
+    from . import clock
+
+    clock.check_header(log)
+    # A clock may be a little ahead of this machine's; not a day.
+    future = clock.stamp((datetime.now(UTC) if now is None else now) + FUTURE_SLACK)
+    if log.started > future:
+        raise BadLogError(f"header: the game starts {log.started}, in the future")
     last = log.started
     for number, entry in enumerate(log.moves, 1):
         if entry.at is None or not check_stamp(entry.at):
             raise BadLogError(f"move {number}: needs its time stamp (UTC, 2026-11-23T09:15:00Z)")
         if entry.at < last:
             raise BadLogError(f"move {number}: stamped {entry.at}, before the entry before it")
+        if entry.at > future:
+            raise BadLogError(f"move {number}: stamped {entry.at}, in the future")
         last = entry.at
 
 def check_header(log: Log) -> GameSpec:

@@ -46,6 +46,7 @@ def new(
     clock: Annotated[bool, typer.Option("--clock", help="Stamp every move with the time it was recorded.")] = False,
     deadline: Annotated[int | None, typer.Option("--deadline", metavar="HOURS", min=1, help="Hours a player has for each move (implies --clock); show reports it.")] = None,
     key: Annotated[list[str], typer.Option("--key", "-k", metavar="PLAYER=KEY", help="A player who signs their moves, with their public key (ed25519:...) or key file; repeat for several.")] = [],  # noqa: B006
+    time: Annotated[str | None, typer.Option("--time", metavar="SPEC", help="A time control the referee by mail keeps (implies --clock), e.g. 'per-move=3d grace=1d expiry=stand-in' (README: Running a tournament by mail).")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Start a new game log.
@@ -59,7 +60,7 @@ def new(
     """
     started = actions.new_game(game, players, seed, param, key, tag, clock=clock,
                                deadline=deadline, output=output, refereed=referee,
-                               secret_path=secret, replace=force)
+                               secret_path=secret, replace=force, time=time)
     log = started.log
     if output is None:
         put(logmod.encode(log))

@@ -43,6 +43,10 @@ class Config:
     picture: str = "png"
     smtp: Server | None = None
     imap: Server | None = None
+    #: Minutes between two rounds beyond which the referee counts itself
+    #: down: no clock of any game runs across the gap (recorded as
+    #: ``@outage`` in every game with a time control).
+    outage: float = 60.0
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -103,6 +107,9 @@ def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
     poll = data.get("poll", 60)
     if not isinstance(poll, (int, float)) or poll <= 0:
         raise ConfigError(f"{path}: poll is a number of seconds above 0")
+    outage = data.get("outage", 60)
+    if not isinstance(outage, (int, float)) or outage <= 0:
+        raise ConfigError(f"{path}: outage is a number of minutes above 0")
     picture = data.get("picture", "png")
     if picture not in ("png", "svg", "none"):
         raise ConfigError(f"{path}: picture is png, svg or none, not {picture!r}")
@@ -114,7 +121,8 @@ def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
         imap = _server(data["imap"], f"{path} [imap]", {"tls": 993, "starttls": 143, "none": 143},
                        "ADJUDICATOR_IMAP_PASSWORD", root, environ, imap=True)
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
-                  poll=float(poll), picture=picture, smtp=smtp, imap=imap)
+                  poll=float(poll), picture=picture, smtp=smtp, imap=imap,
+                  outage=float(outage))
 
 
 def load_roster(root: Path) -> dict[str, dict[str, str]]:

@@ -25,11 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import files, log as logmod
+from .. import files, log as logmod, timekeeper
 from ..errors import one_line
 from ..log import Log, Secret
 from . import decision, incoming, transport
-from .compose import Composer
+from .compose import Composer, public_text as compose_public
 from .config import Config, ConfigError, load_config, load_roster
 from .decision import Decision, Request
 from .transport import Maildir, Sender, Spool
@@ -230,6 +230,62 @@ class MailReferee:
             out.append(name)
         return out
 
+    def keep_time(self) -> list[str]:
+        """Every act of the clock owed now in every game with a time control,
+        each journalled like a message (so it happens exactly once), in
+        order; first, if the referee was down longer than the config's
+        ``outage`` since its last round, that outage in every such game (no
+        player's clock ran while nobody could record their move)."""
+        from datetime import UTC, datetime, timedelta
+
+        self.carry_out()
+        now = datetime.fromtimestamp(self.now(), UTC)
+        beat = self.root / "state" / "clock.json"
+        alive = None
+        if beat.exists():
+            alive = datetime.fromtimestamp(json.loads(beat.read_bytes())["alive"], UTC)
+        threshold = timedelta(minutes=self.config.outage)
+        down_since = alive if alive is not None and now - alive > threshold else None
+        done: list[str] = []
+        for name in self.roster:
+            path = self.log_path(name)
+            outage_owed = down_since is not None
+            for _ in range(100):  # a bound: each act is one of a few per turn
+                raw = path.read_bytes()
+                log = logmod.decode(raw, str(path))
+                if log.time is None or log.result is not None:
+                    break
+                secret = self.secret(name)
+                key = f"clock:{name}:{incoming.digest(raw)}"
+                if outage_owed and down_since is not None:
+                    acted: timekeeper.Acted | None = timekeeper.outage(log, secret, down_since,
+                                                                       now)
+                    outage_owed = False
+                else:
+                    acted = timekeeper.next_act(log, secret, now)
+                if acted is None:
+                    break
+                mails = self.clock_mails(name, acted, key)
+                line = f"{name}: {acted.words}"
+                self.note(line)
+                done.append(line)
+                self.journal(key, name, raw, logmod.encode(acted.log), mails, None)
+        files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
+        return done
+
+    def clock_mails(self, name: str, acted: timekeeper.Acted, key: str) -> list[bytes]:
+        """The mails an act of the clock sends: the player alone for a
+        reminder, the whole table otherwise, each with their view file."""
+        from .. import referee
+
+        log = acted.log
+        secret = self.secret(name)
+        players = log.players if acted.table or acted.player is None else (acted.player,)
+        notes = {p: (acted.words,) for p in players}
+        views = referee.issue_views(log, secret, players, notes, replayed=acted.replayed)
+        return [self.compose.view_mail(name, log, views[p], compose_public(log),
+                                       seed=f"{key}:{p}") for p in players]
+
     def flush(self) -> tuple[int, str | None]:
         """Send the spool, oldest first; stop at the first failure (kept for
         the next try). Returns how many were sent, and the failure."""
@@ -276,6 +332,7 @@ class MailReferee:
                 line = f"{name}: put aside in quarantine/: {e}"
                 self.note(line)
                 done.append(line)
+        self.keep_time()
         self.announce()
         sent, failure = self.flush()
         if failure is not None:

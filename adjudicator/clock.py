@@ -1,0 +1,506 @@
+"""The judge's clock: when a player's time runs out, read from the log alone.
+
+A game's time control (:class:`adjudicator.log.TimeControl`, in the signed
+header) says how long each player has and when the clock runs; the log's
+entries, each stamped by the referee, say when every turn began and every
+act of the clock. From these two, and nothing the referee keeps aside,
+:func:`timeline` works out the clock of the player to move and
+:func:`due` the next act the referee owes: a reminder, a late notice, or
+what the policy does when grace ends. Anyone holding the log can redo the
+sum, so the referee cannot time a player out early (``validate`` checks
+every act of the clock against it: :func:`check_act`).
+
+The clock acts are entries of the log by ``referee`` (:mod:`adjudicator.events`):
+
+``@remind P``, ``@late P``, ``@timeout P``
+    P was reminded; P's deadline passed (grace runs); P's grace ran out.
+``@stand-in P``
+    the next entry is P's move, played by a bot from P's view.
+``@forfeit P``
+    P resigns on time.
+``@pause`` / ``@resume``
+    the organiser stopped and restarted every clock of the game.
+``@outage FROM``
+    the referee was down from FROM to this entry: no clock ran meanwhile.
+``@extend P HOURS``
+    P's deadline for this turn moves HOURS of running time later.
+``@absent P FROM TO`` / ``@back P``
+    P's clock does not run from FROM to TO (within the header's cap);
+    ``@back`` ends an absence, or a stand-in that plays until P is back.
+
+Times are UTC stamps (``2026-11-23T09:15:00Z``); days and hours of the
+clock are read in the time control's zone (an IANA name, through
+:mod:`zoneinfo`), so a clock that stops at night follows summer time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time as daytime, timedelta
+from typing import Any
+
+from .errors import BadLogError, IllegalMoveError, UsageError
+from .log import Log, TimeControl
+
+#: The rule cited when a clock act is not one the log allows.
+CLAUSE = "adjudicator time control, notation/README.md"
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+EXPIRY = ("wait", "stand-in", "forfeit")
+UNTIL = ("move", "back")
+#: The acts of the clock: the referee's entries that start no turn.
+ACTS = ("remind", "late", "timeout", "stand-in", "forfeit", "pause", "resume", "outage",
+        "extend", "absent", "back")
+STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+_SPEC_KEYS = {
+    "per-move": "per_move", "bank": "bank", "increment": "increment", "cap": "cap",
+    "grace": "grace", "days": "days", "hours": "hours", "zone": "zone", "expiry": "expiry",
+    "stand-in": "stand_in", "until": "until", "remind": "remind", "absence": "absence",
+}
+
+
+def stamp(when: datetime) -> str:
+    """``when`` as the log writes it (UTC, to the second)."""
+    return when.astimezone(UTC).strftime(STAMP_FORMAT)
+
+
+def parse_stamp(text: str) -> datetime:
+    return datetime.strptime(text, STAMP_FORMAT).replace(tzinfo=UTC)
+
+
+# --- the time control ---------------------------------------------------------------------------
+
+
+def parse(spec: str) -> TimeControl:
+    """A time control from its command-line form: ``KEY=VALUE`` words.
+
+    Durations take ``h`` (hours, the default) or ``d`` (days).
+
+    >>> parse("per-move=3d grace=12h days=mon-fri zone=Europe/Stockholm expiry=stand-in")
+    TimeControl(per_move=72, bank=None, increment=0, cap=None, grace=12, days='mon-fri', \
+hours='', zone='Europe/Stockholm', expiry='stand-in', stand_in='standard', until='move', \
+remind=80, absence=0)
+    """
+    values: dict[str, Any] = {}
+    for word in spec.replace(",", " , ").split():
+        if word == ",":
+            continue
+        key, eq, value = word.partition("=")
+        name = _SPEC_KEYS.get(key.strip().lower())
+        if not eq or name is None:
+            raise UsageError(f"time control: {word!r} is not KEY=VALUE with a key among "
+                             f"{', '.join(_SPEC_KEYS)}")
+        if name in ("per_move", "bank", "increment", "cap", "grace", "absence"):
+            values[name] = _hours(key, value)
+        elif name == "remind":
+            values[name] = _int(key, value.rstrip("%"))
+        else:
+            values[name] = value
+    try:
+        control = TimeControl(**values)
+    except TypeError as e:
+        raise UsageError(f"time control: {e}") from None
+    problem = check(control)
+    if problem:
+        raise UsageError(f"time control: {problem}")
+    return control
+
+
+def _int(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"time control: {key}={text!r} is not a number") from None
+
+
+def _hours(key: str, text: str) -> int:
+    text = text.strip().lower()
+    if text.endswith("d"):
+        return _int(key, text[:-1]) * 24
+    return _int(key, text.removesuffix("h"))
+
+
+def check(tc: TimeControl) -> str | None:
+    """What is wrong with a time control, or None."""
+    from . import bots
+
+    if (tc.per_move is None) == (tc.bank is None):
+        return "give per-move or a bank, not both nor neither"
+    for name in ("per_move", "bank", "cap"):
+        value = getattr(tc, name)
+        if value is not None and not 1 <= value <= 100_000:
+            return f"{name.replace('_', '-')} is a number of hours from 1 to 100000"
+    for name in ("increment", "grace", "absence"):
+        if not 0 <= getattr(tc, name) <= 100_000:
+            return f"{name} is a number of hours from 0 to 100000"
+    if tc.per_move is not None and (tc.increment or tc.cap is not None):
+        return "increment and cap go with a bank"
+    if tc.cap is not None and tc.bank is not None and tc.cap < tc.bank:
+        return "the cap is below the bank"
+    if not 1 <= tc.remind <= 99:
+        return "remind is a share of the time from 1 to 99 (percent)"
+    if tc.expiry not in EXPIRY:
+        return f"expiry is one of {', '.join(EXPIRY)}"
+    if tc.until not in UNTIL:
+        return f"until is one of {', '.join(UNTIL)}"
+    if tc.stand_in not in bots.LEVELS and not re.fullmatch(r"search:[1-9][0-9]{0,6}",
+                                                          tc.stand_in):
+        return (f"stand-in {tc.stand_in!r}: a stand-in plays a reproducible level (random, "
+                "greedy, standard or search:N), so anyone can check its moves")
+    try:
+        weekdays(tc.days)
+        window(tc.hours)
+        zone(tc.zone)
+    except ValueError as e:
+        return str(e)
+    if not any(weekdays(tc.days)) or window(tc.hours)[0] == window(tc.hours)[1]:
+        return "the clock never runs"
+    return None
+
+
+def weekdays(text: str) -> tuple[bool, ...]:
+    """Which days of the week (Monday first) the clock runs: ``mon-fri``, ``sat,sun``."""
+    if not text.strip():
+        return (True,) * 7
+    runs = [False] * 7
+    for part in re.split(r"[ ,]+", text.strip().lower()):
+        first, dash, last = part.partition("-")
+        if first not in DAYS or (dash and last not in DAYS):
+            raise ValueError(f"days {text!r}: name days as mon, tue, ... sun, or a range mon-fri")
+        i, j = DAYS.index(first), DAYS.index(last if dash else first)
+        k = i
+        while True:
+            runs[k] = True
+            if k == j:
+                break
+            k = (k + 1) % 7
+    return tuple(runs)
+
+
+def window(text: str) -> tuple[int, int]:
+    """The hours of a day the clock runs, ``08-22`` (from 08:00 to 22:00); all day if empty."""
+    if not text.strip():
+        return (0, 24)
+    m = re.fullmatch(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*", text)
+    if m is None or not 0 <= int(m.group(1)) < int(m.group(2)) <= 24:
+        raise ValueError(f"hours {text!r}: write FROM-TO in whole hours, e.g. 08-22")
+    return int(m.group(1)), int(m.group(2))
+
+
+def zone(name: str) -> Any:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"zone {name!r} is not an IANA time zone (e.g. Europe/Stockholm)") \
+            from None
+
+
+# --- running time --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """When a time control's clock runs, less the times it was stopped."""
+
+    tc: TimeControl
+    stopped: tuple[tuple[datetime, datetime], ...] = ()
+
+    def runs(self, start: datetime) -> Iterator[tuple[datetime, datetime]]:
+        """The stretches of running time from ``start`` on, in order (without end)."""
+        days, (h0, h1), tz = weekdays(self.tc.days), window(self.tc.hours), zone(self.tc.zone)
+        stops = sorted(s for s in self.stopped if s[1] > start)
+        local: date = start.astimezone(tz).date() - timedelta(days=1)
+        while True:
+            if days[local.weekday()]:
+                lo = datetime.combine(local, daytime(h0), tz).astimezone(UTC)
+                hi = (datetime.combine(local + timedelta(days=1), daytime(0), tz) if h1 == 24
+                      else datetime.combine(local, daytime(h1), tz)).astimezone(UTC)
+                lo = max(lo, start)
+                yield from _less(lo, hi, stops)
+            local += timedelta(days=1)
+
+    def hours(self, start: datetime, end: datetime) -> float:
+        """Hours of running time from ``start`` to ``end``."""
+        total = 0.0
+        if end <= start:
+            return 0.0
+        for lo, hi in self.runs(start):
+            if lo >= end:
+                break
+            total += (min(hi, end) - lo).total_seconds()
+        return total / 3600
+
+    def after(self, start: datetime, hours: float) -> datetime:
+        """The moment ``hours`` of running time after ``start``."""
+        left = hours * 3600
+        if left <= 0:
+            return start
+        for lo, hi in self.runs(start):
+            span = (hi - lo).total_seconds()
+            if span >= left:
+                return lo + timedelta(seconds=left)
+            left -= span
+        raise AssertionError("unreachable: runs() never ends")
+
+
+def _less(lo: datetime, hi: datetime,
+          stops: Sequence[tuple[datetime, datetime]]) -> Iterator[tuple[datetime, datetime]]:
+    """``[lo, hi)`` less the stopped stretches."""
+    for s0, s1 in stops:
+        if s1 <= lo or s0 >= hi:
+            continue
+        if s0 > lo:
+            yield lo, s0
+        lo = max(lo, s1)
+        if lo >= hi:
+            return
+    if lo < hi:
+        yield lo, hi
+
+
+# --- the clock of a game, from its log ----------------------------------------------------------
+
+
+@dataclass
+class Turn:
+    """The clock of the player to move: when their turn began and its acts so far."""
+
+    player: str | None = None
+    began: datetime | None = None
+    acts: set[str] = field(default_factory=set)
+    extra: int = 0  # hours added by @extend this turn
+
+
+@dataclass
+class Timeline:
+    """Everything the clock needs, read from a log's entries."""
+
+    tc: TimeControl
+    players: tuple[str, ...]
+    bank: dict[str, float]
+    turn: Turn
+    stopped: list[tuple[datetime, datetime]]
+    absent: dict[str, list[tuple[datetime, datetime]]]
+    paused: datetime | None = None
+    standing_in: set[str] = field(default_factory=set)
+    last: datetime | None = None  # the stamp of the last entry
+
+    def calendar(self, player: str) -> Calendar:
+        return Calendar(self.tc, tuple(self.stopped) + tuple(self.absent.get(player, ())))
+
+    def allowed(self, player: str) -> float:
+        """Hours ``player`` has for this turn."""
+        base = self.tc.per_move if self.tc.per_move is not None else self.bank[player]
+        return max(0.0, base + self.turn.extra)
+
+    def deadline(self) -> datetime | None:
+        """When the player to move must have moved (None: no clock runs now)."""
+        turn = self.turn
+        if turn.player is None or turn.began is None or self.paused is not None:
+            return None
+        return self.calendar(turn.player).after(turn.began, self.allowed(turn.player))
+
+    def moments(self) -> dict[str, datetime] | None:
+        """When each act of this turn falls due: remind, late (the deadline)
+        and timeout (the end of grace)."""
+        turn = self.turn
+        if turn.player is None or turn.began is None or self.paused is not None:
+            return None
+        cal = self.calendar(turn.player)
+        allowed = self.allowed(turn.player)
+        deadline = cal.after(turn.began, allowed)
+        return {"remind": cal.after(turn.began, allowed * self.tc.remind / 100),
+                "late": deadline,
+                "timeout": cal.after(deadline, self.tc.grace) if self.tc.grace else deadline}
+
+    def absence_used(self, player: str) -> float:
+        return sum((b - a).total_seconds() for a, b in self.absent.get(player, ())) / 3600
+
+
+def timeline(log: Log, to_move: str | None, upto: int | None = None) -> Timeline:
+    """The clock of ``log`` (its first ``upto`` entries) with ``to_move``
+    the player to move after them (None once the game is over)."""
+    tc = log.time
+    assert tc is not None and log.started is not None
+    line = Timeline(tc, log.players, dict.fromkeys(log.players, float(tc.bank or 0)), Turn(),
+                    [], {p: [] for p in log.players})
+    began = parse_stamp(log.started)
+    line.last = began
+    line.turn.began = began
+    entries = log.moves if upto is None else log.moves[:upto]
+    for entry in entries:
+        at = parse_stamp(entry.at) if entry.at is not None else began
+        line.last = at
+        text = entry.move
+        if text.startswith("@") and text[1:].split(" ", 1)[0] in ACTS:
+            _act(line, text, at)
+            continue
+        # A move or a player's event: a new turn begins now.
+        mover = entry.by
+        if tc.bank is not None and mover in line.bank and not text.startswith("@") \
+                and line.turn.began is not None:
+            used = line.calendar(mover).hours(line.turn.began, at)
+            kept = line.bank[mover] + line.turn.extra - used + tc.increment
+            line.bank[mover] = min(float(tc.cap), kept) if tc.cap is not None else kept
+        line.turn = Turn(began=at)
+    line.turn.player = to_move
+    if line.turn.began is None:
+        line.turn.began = began
+    return line
+
+
+def _act(line: Timeline, text: str, at: datetime) -> None:
+    kind, *args = text[1:].split(" ")
+    if kind in ("remind", "late", "timeout"):
+        line.turn.acts.add(kind)
+    elif kind == "stand-in":
+        line.turn.acts.add(kind)
+        if line.tc.until == "back":
+            line.standing_in.add(args[0])
+    elif kind == "pause":
+        line.paused = at
+    elif kind == "resume":
+        if line.paused is not None:
+            line.stopped.append((line.paused, at))
+        line.paused = None
+    elif kind == "outage":
+        line.stopped.append((parse_stamp(args[0]), at))
+    elif kind == "extend":
+        line.turn.extra += int(args[1])
+    elif kind == "absent":
+        line.absent[args[0]].append((parse_stamp(args[1]), parse_stamp(args[2])))
+    elif kind == "back":
+        who = args[0]
+        line.standing_in.discard(who)
+        spans = line.absent[who]
+        if spans and spans[-1][0] <= at < spans[-1][1]:
+            spans[-1] = (spans[-1][0], at)
+        elif spans and at < spans[-1][0]:
+            spans.pop()  # back before the absence began: it never happened
+
+
+@dataclass(frozen=True)
+class Due:
+    """An act the clock owes now: ``kind`` (remind, late, timeout, stand-in)
+    for ``player``, due since ``when``."""
+
+    kind: str
+    player: str
+    when: datetime
+
+
+def due(log: Log, to_move: str | None, now: datetime) -> Due | None:
+    """The next act the referee owes at ``now`` in a game with a time
+    control, or None. Acted on one at a time: after recording it, ask again."""
+    if log.time is None or to_move is None:
+        return None
+    line = timeline(log, to_move)
+    if line.paused is not None:
+        return None
+    if to_move in line.standing_in:
+        return Due("stand-in", to_move, line.last or now)
+    moments = line.moments()
+    if moments is None:
+        return None
+    acts = line.turn.acts
+    if "timeout" in acts:
+        return None  # the policy acted (wait: the organiser decides)
+    if now >= moments["timeout"]:
+        return Due("timeout", to_move, moments["timeout"])
+    if line.tc.grace and "late" not in acts and now >= moments["late"]:
+        return Due("late", to_move, moments["late"])
+    if "remind" not in acts and "late" not in acts and now >= moments["remind"]:
+        return Due("remind", to_move, moments["remind"])
+    return None
+
+
+# --- checking the acts of a log ----------------------------------------------------------------
+
+
+def check_event(log: Log, number: int, text: str, at: str | None, to_move: str | None,
+                previous: str | None) -> str:
+    """Check the clock act ``text`` (entry ``number``, stamped ``at``) against
+    the log before it; returns the act's kind. Raises :class:`IllegalMoveError`
+    citing :data:`CLAUSE` for an act the clock did not owe then, or a
+    malformed one."""
+    kind, *args = text[1:].split(" ")
+    tc = log.time
+    if tc is None or at is None:
+        raise IllegalMoveError("a clock act needs a time control in the header", CLAUSE)
+    shapes = {"remind": 1, "late": 1, "timeout": 1, "stand-in": 1, "forfeit": 1, "pause": 0,
+              "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1}
+    if len(args) != shapes[kind]:
+        raise IllegalMoveError(f"@{kind} takes {shapes[kind]} argument(s)", CLAUSE)
+    when = parse_stamp(at)
+    line = timeline(log, to_move, number - 1)
+    player = args[0] if args and kind not in ("outage",) else None
+    if player is not None and player not in log.players:
+        raise IllegalMoveError(f"{player!r} is not a player of this game", CLAUSE)
+    if kind in ("remind", "late", "timeout"):
+        if player != to_move:
+            raise IllegalMoveError(f"it is {to_move}'s turn, not {player}'s", CLAUSE)
+        moments = line.moments()
+        if moments is None:
+            raise IllegalMoveError("the clock is stopped", CLAUSE)
+        if kind in line.turn.acts:
+            raise IllegalMoveError(f"{player} was already given @{kind} this turn", CLAUSE)
+        if when < moments[kind]:
+            raise IllegalMoveError(f"@{kind} {player} at {at}, before it was due "
+                                   f"({stamp(moments[kind])})", CLAUSE)
+    elif kind == "stand-in":
+        if player != to_move:
+            raise IllegalMoveError(f"it is {to_move}'s turn, not {player}'s", CLAUSE)
+        if tc.expiry != "stand-in":
+            raise IllegalMoveError("the time control's policy is not stand-in", CLAUSE)
+        if not (previous == f"@timeout {player}" or player in line.standing_in):
+            raise IllegalMoveError(f"a stand-in plays for {player} only once their time ran "
+                                   "out", CLAUSE)
+    elif kind == "forfeit":
+        if tc.expiry != "forfeit" or previous != f"@timeout {player}":
+            raise IllegalMoveError(f"{player} forfeits only when their time runs out under "
+                                   "the forfeit policy", CLAUSE)
+    elif kind == "pause" and line.paused is not None:
+        raise IllegalMoveError("the clock is already paused", CLAUSE)
+    elif kind == "resume" and line.paused is None:
+        raise IllegalMoveError("the clock is not paused", CLAUSE)
+    elif kind == "outage":
+        since = _stamp_arg(args[0])
+        if since > when or (line.last is not None and since < line.last):
+            raise IllegalMoveError("an outage lies between the entry before and this one", CLAUSE)
+    elif kind == "extend":
+        if not args[1].isdigit() or not 1 <= int(args[1]) <= 100_000:
+            raise IllegalMoveError("@extend P HOURS takes 1 to 100000 hours", CLAUSE)
+    elif kind == "absent":
+        start, end = _stamp_arg(args[1]), _stamp_arg(args[2])
+        if not start < end:
+            raise IllegalMoveError("an absence ends after it begins", CLAUSE)
+        assert player is not None
+        used = line.absence_used(player) + (end - start).total_seconds() / 3600
+        if used > tc.absence:
+            raise IllegalMoveError(f"{player} may be absent {tc.absence} hours in this game; "
+                                   f"this would make {used:g}", CLAUSE)
+    return kind
+
+
+def _stamp_arg(text: str) -> datetime:
+    try:
+        return parse_stamp(text)
+    except ValueError:
+        raise IllegalMoveError(f"{text!r} is not a time (UTC, 2026-11-23T09:15:00Z)",
+                               CLAUSE) from None
+
+
+def check_header(log: Log) -> None:
+    """A time control is well formed and goes with the clock."""
+    if log.time is None:
+        return
+    if not log.clock:
+        raise BadLogError("header: a time control needs the clock")
+    if log.deadline is not None:
+        raise BadLogError("header: give a time control or a deadline, not both")
+    problem = check(log.time)
+    if problem:
+        raise BadLogError(f"header: time control: {problem}")

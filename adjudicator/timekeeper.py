@@ -1,0 +1,145 @@
+"""The referee keeps time: the act of the clock owed now, recorded and signed.
+
+:func:`next_act` asks the clock (:mod:`adjudicator.clock`) what the game
+owes at ``now`` and records it in the log, signed by the referee, with the
+words to tell the players: a reminder, a late notice, and when grace ends
+the policy of the time control (``wait``: the organiser decides;
+``stand-in``: a bot plays the seat from that player's view, through
+:func:`adjudicator.bots.move_for`; ``forfeit``: the player resigns on
+time). :func:`outage` records a stretch the referee was down, during which
+no clock ran. Nothing here sends mail or touches a file: the referee by
+mail journals what these return and sends the mails (:mod:`adjudicator.postal`).
+
+A stand-in's move is reproducible: its seed is the digest of the last
+entry before the clock acted that was not itself an act of the clock (a
+move or a player's event, which the referee does not choose), and its level
+is the header's. So anyone holding the revealed log can play the bot again
+and find the same move (``audit`` does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from . import bots, clock, events, match
+from .errors import AdjudicatorError
+from .log import Log, Secret
+from .played import Replay
+from .recording import act
+from .referee import signed
+
+
+@dataclass(frozen=True)
+class Acted:
+    """One act of the clock, recorded: its kind, whom it is about, the new
+    log (published and signed), its replay (unlocked, every state kept),
+    the words for the players, and whether the whole table is told (else
+    only ``player``)."""
+
+    kind: str
+    player: str | None
+    log: Log
+    replayed: Replay
+    words: str
+    table: bool
+
+
+def stand_in_seed(log: Log) -> str:
+    """The seed of a stand-in's move after ``log``'s entries: the digest of
+    the last entry that is not an act of the clock (the header's digest
+    before the first move)."""
+    from .chain import head_digest
+
+    for entry in reversed(log.moves):
+        if events.act_of(entry.move) is None:
+            return entry.digest
+    return head_digest(log).hex()
+
+
+def stand_in_move(rep: Replay) -> str:
+    """The move a stand-in plays for the player to move in ``rep`` (an
+    unlocked replay whose log has a time control)."""
+    log = rep.log
+    assert log.time is not None
+    return bots.move_for(rep.game, rep.state, log.params, log.players,
+                         level=log.time.stand_in, seed=stand_in_seed(log))
+
+
+def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
+    """The act of the clock owed at ``now`` in ``log`` (a refereed game with
+    a time control), recorded; None when nothing is owed. Ask again after
+    each: acts fall due one after another (a reminder, then a late notice)."""
+    if log.time is None:
+        return None
+    unlocked = match.unlock(log, secret)
+    rep = match.validate(unlocked, keep=True, now=now)
+    due = clock.due(unlocked, rep.to_move(), now)
+    if due is None:
+        return None
+    tc, who, at = log.time, due.player, clock.stamp(now)
+    if due.kind == "remind":
+        deadline = clock.timeline(unlocked, who).moments()
+        assert deadline is not None
+        rep = act(unlocked, f"@remind {who}", at=at)
+        return _done(log, secret, rep, "remind", who,
+                     f"reminder: your move is due by {clock.stamp(deadline['late'])}", False)
+    if due.kind == "late":
+        moments = clock.timeline(unlocked, who).moments()
+        assert moments is not None
+        rep = act(unlocked, f"@late {who}", at=at)
+        return _done(log, secret, rep, "late", who,
+                     f"{who}'s time is up; grace runs until {clock.stamp(moments['timeout'])}",
+                     True)
+    if due.kind == "stand-in":  # a stand-in that plays until the player is back
+        return _stand_in(log, secret, unlocked, rep, who, at, "")
+    # The end of grace: the policy.
+    rep = act(unlocked, f"@timeout {who}", at=at)
+    if tc.expiry == "wait":
+        return _done(log, secret, rep, "timeout", who,
+                     f"{who}'s time ran out: the organiser decides", True)
+    if tc.expiry == "forfeit":
+        rep = act(rep.log, f"@forfeit {who}", at=at)
+        return _done(log, secret, rep, "forfeit", who,
+                     f"{who}'s time ran out: {who} forfeits, ranked last", True)
+    return _stand_in(log, secret, rep.log, rep, who, at, f"{who}'s time ran out: ")
+
+
+def _stand_in(log: Log, secret: Secret, unlocked: Log, rep: Replay, who: str, at: str,
+              why: str) -> Acted:
+    assert log.time is not None
+    move = stand_in_move(rep)
+    level = log.time.stand_in
+    done = act(unlocked, f"@stand-in {who}", at=at, then=move,
+               comment=f"played by a stand-in ({level})")
+    until = " until they are back ('back' by mail)" if log.time.until == "back" else ""
+    return _done(log, secret, done, "stand-in", who,
+                 f"{why}a stand-in ({level}) played {move} for {who}{until}", True)
+
+
+def _done(log: Log, secret: Secret, rep: Replay, kind: str, who: str | None, words: str,
+          table: bool) -> Acted:
+    new = rep.log
+    if new.result is not None and log.seed is None:
+        new = match.reveal(match.publish(new, log), secret)  # over: anyone may audit it
+    else:
+        new = match.publish(new, log)
+    return Acted(kind, who, signed(new, secret), rep, words, table)
+
+
+def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted:
+    """``log`` with ``@outage SINCE`` stamped ``now``: the referee was down
+    from ``since``, so no clock of the game ran meanwhile. ``since`` is set
+    to the last entry's time if that is later (an outage lies between two
+    entries)."""
+    unlocked = match.unlock(log, secret)
+    last = unlocked.moves[-1].at if unlocked.moves else unlocked.started
+    start = clock.stamp(since)
+    if last is not None and start < last:
+        start = last
+    if start >= clock.stamp(now):
+        raise AdjudicatorError("no outage to record: the referee was not down")
+    rep = act(unlocked, f"@outage {start}", at=clock.stamp(now))
+    return _done(log, secret, rep, "outage", None,
+                 f"the referee was down from {start} to {clock.stamp(now)}: no clock ran "
+                 "meanwhile", True)
