@@ -56,7 +56,7 @@ TAR_ENDINGS = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz"
 #: Fewer sources than this are checked in this process: a pool of worker
 #: processes costs more to start than a few logs take to check.
 FEW = 8
-#: Sources sent to a worker at once, at most (fewer once they hold BATCH_BYTES).
+#: Sources sent to a worker at once, at most (:func:`batches` grow to it).
 CHUNK = 16
 #: Batches waiting or in progress per worker process.
 AHEAD = 2
