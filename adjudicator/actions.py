@@ -10,17 +10,19 @@ Nothing here prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from . import files, log as logmod, match, referee
+from . import bulk, files, log as logmod, match, referee
+from .bulk import Source
 from .engine import GameSpec, Scene
 from .errors import AdjudicatorError, BadLogError, UsageError, one_line
 from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
-from .outputs import Checked, Position
+from .outputs import Audited, Checked, Position
 
 
 def source(path: str) -> str:
@@ -523,19 +525,20 @@ def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[
 # --- checking logs ------------------------------------------------------------------------------
 
 
-def validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[Checked, str]:
-    """One log checked: ``task`` is its path, its bytes when already read (from
-    standard input) and the referee's secret, if any. Gives its report entry
-    and the line that says it. A refereed game whose seed is secret has its
-    header, chain and referee's signature checked, and its moves wait for the
-    reveal. (Module level: it runs in worker processes.)"""
+def validate_one(source: Source, secret: Secret | None = None) -> tuple[Checked, str]:
+    """One log checked: ``source`` names it (and holds its bytes when already
+    read: standard input, an archive member); ``secret`` is the referee's
+    secret, if any. Gives its report entry and the line that says it. A
+    refereed game whose seed is secret has its header, chain and referee's
+    signature checked, and its moves wait for the reveal. (Module level: it
+    runs in worker processes.)"""
     from .outputs import error_info
 
-    path, raw, secret = task
+    path = source.label
     entry: dict[str, Any] = {"file": path, "valid": False, "game": None, "moves": None,
                              "to_move": None, "result": None, "unchecked": None, "error": None}
     try:
-        stored = read_log(path, raw)
+        stored = source_log(source)
         data = match.unlock(stored, secret) if stored.refereed else stored
         entry.update(game=data.game, moves=len(data.moves))
         if data.seed is None:
@@ -556,29 +559,71 @@ def validate_one(task: tuple[str, bytes | None, Secret | None]) -> tuple[Checked
                      else f"in progress, {entry['to_move']} to move")
             line = one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
     except AdjudicatorError as e:
-        text = str(e)
         entry["error"] = error_info(e)
-        line = one_line(text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}")
+        line = named(path, e)
     return Checked(**entry), line
+
+
+def source_log(source: Source) -> Log:
+    """The log of one of many inputs (:mod:`adjudicator.bulk`); raises what
+    keeps it from being read."""
+    failure = source.failure()
+    if failure is not None:
+        raise failure
+    return read_log(source.label, source.data)
+
+
+def named(path: str, e: AdjudicatorError) -> str:
+    """The line that says ``e`` about the log at ``path``, starting with its name."""
+    text = str(e)
+    return one_line(text if text.startswith((f"{path}:", "stdin:")) else f"{path}: {text}")
+
+
+def validate_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
+                  jobs: int | None = None) -> Iterator[tuple[Checked, str]]:
+    """Every log of ``inputs`` checked (:func:`validate_one`), in order, each
+    as soon as it is ready; many are checked in ``jobs`` processes (default:
+    one per core), in bounded memory (:func:`adjudicator.bulk.ordered`)."""
+    return bulk.ordered(partial(validate_one, secret=secret), inputs, jobs=jobs,
+                        early=inputs.expanded)
 
 
 def validate_files(paths: Sequence[str], secret: Secret | None = None, *, jobs: int | None = None,
                    progress: Callable[[Iterable[tuple[Checked, str]], int], Iterable[tuple[Checked, str]]]
                    | None = None) -> list[tuple[Checked, str]]:
-    """Every log of ``paths`` checked (:func:`validate_one`), in the order
-    given; many are checked in ``jobs`` processes (default: one per core).
-    ``progress`` wraps the results as they come, given their number."""
-    import os
+    """Every log of ``paths`` (files, directories, archives) checked, in the
+    order given, as a list (:func:`validate_logs` gives them as they come).
+    ``progress`` wraps the results as they come, given the number of paths."""
+    results = validate_logs(bulk.Inputs(paths), secret, jobs=jobs)
+    return list(results if progress is None else progress(results, len(paths)))
 
-    tasks = [(path, files.read(path) if path == "-" else None, secret) for path in paths]
-    workers = min(jobs or os.cpu_count() or 1, len(tasks))
-    watch = progress or (lambda results, total: results)
-    if workers > 1 and len(tasks) >= 8:
-        from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers) as pool:
-            return list(watch(pool.map(validate_one, tasks, chunksize=4), len(tasks)))
-    return list(watch(map(validate_one, tasks), len(tasks)))
+def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, str]:
+    """One log audited (:func:`match.audit`) as one of many: its report
+    entry and a line, ``ok NAME: audit passed`` or the first check that
+    fails. (Module level: it runs in worker processes.)"""
+    from .outputs import AuditItem, error_info
+
+    try:
+        report = match.audit(source_log(source), secret)
+    except AdjudicatorError as e:
+        return (Audited(file=source.label, passed=False, items=[], error=error_info(e)),
+                named(source.label, e))
+    items = [AuditItem(what=i.what, ok=i.ok, text=i.text) for i in report.items]
+    if report.passed:
+        line = one_line(f"ok {source.label}: audit passed")
+    else:
+        failed = next(i for i in report.items if not i.ok)
+        line = one_line(f"{source.label}: audit failed: {failed.what}: {failed.text}")
+    return Audited(file=source.label, passed=report.passed, items=items, error=None), line
+
+
+def audit_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
+               jobs: int | None = None) -> Iterator[tuple[Audited, str]]:
+    """Every log of ``inputs`` audited (:func:`audit_one`), in order, as
+    :func:`validate_logs` checks them."""
+    return bulk.ordered(partial(audit_one, secret=secret), inputs, jobs=jobs,
+                        early=inputs.expanded)
 
 
 def compare_files(a: str, b: str) -> match.Comparison:

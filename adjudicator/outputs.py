@@ -167,6 +167,17 @@ class Audit(_Out):
     items: list[AuditItem]
 
 
+class Audited(_Out):
+    """One log of ``audit --json`` when it audits many (a list of them, in
+    the order found): each check with its verdict as ``audit`` gives them
+    for one log (none when the file could not be read: then ``error``)."""
+
+    file: str
+    passed: bool
+    items: list[AuditItem]
+    error: ErrorInfo | None
+
+
 class Diff(_Out):
     """``diff --json``: whether two copies hold the same game and moves, the
     first entry where they part (null when one is a prefix of the other or
@@ -213,6 +224,7 @@ SCHEMAS: dict[str, tuple[Any, str]] = {
     "replay": (Replay, "adjudicator replay LOG --json"),
     "validate": (list[Checked], "adjudicator validate LOG... --json"),
     "audit": (Audit, "adjudicator audit LOG --json"),
+    "audits": (list[Audited], "adjudicator audit LOGS... --json (more than one log)"),
     "diff": (Diff, "adjudicator diff A B --json"),
 }
 

@@ -108,6 +108,17 @@ CASES = [
     ("simulate", ["simulate", "q-turn", "--players", "a,b", "--seed", "1", "--moves", "3"], 0),
     ("simulate", ["simulate", "q-turn", "--players", "a,b", "--moves", "2"], 0),  # a random seed
     ("simulate", ["simulate", "q-turn", "--players", "a,b", "--param", "x"], 2),
+    ("simulate", ["simulate", "atlas", "--players", "a,b", "--bot", "search:5,greedy"], 0),
+    ("simulate", ["simulate", "atlas", "--players", "a,b", "--bot", "expert"], 2),
+    ("hint", ["hint", "{game}", "--bot", "search:20"], 0),
+    ("hint", ["hint", "{view}", "--bot", "greedy"], 0),
+    ("hint", ["hint", "{bad}"], 1),
+    ("hint", ["hint", "{ref}"], 1),  # the secret hides the hands: no hint from the log
+    ("hint", ["hint", "{game}", "--as", "zed"], 2),
+    ("hint", ["hint", "{game}", "--top", "0"], 2),
+    ("play", ["play", "atlas", "--players", "bot,bot", "-o", "{dir}/p.json"], 1),
+    ("play", ["play", "atlas", "--players", "ann,bot:expert", "-o", "{dir}/p.json"], 2),
+    ("play", ["play", "atlas", "--players", "ann,bot"], 2),  # -o missing
     ("key", ["key", "new", "-o", "{dir}/k.key"], 0),
     ("key", ["key", "new"], 2),
     ("referee", ["referee", "{club}", "--once"], 0),

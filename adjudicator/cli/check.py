@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from typing import Annotated, Any
 
 import typer
 
-from .. import actions, match
-from ..errors import one_line
-from .common import JsonOpt, LogArg, SecretOpt, echo_json, put
+from .. import actions, bulk, match
+from ..errors import AdjudicatorError, one_line
+from .common import FilesFromOpt, JobsOpt, JsonList, JsonOpt, LogArg, LogsArg, SecretOpt, echo_json, put
 
 
 def validate(
-    logs: Annotated[list[str], typer.Argument(help="Log files to check (- for stdin).", show_default=False)],
+    logs: LogsArg = None,
+    files_from: FilesFromOpt = None,
     secret: SecretOpt = None,
     json_: JsonOpt = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N", min=1, help="Check logs in N processes (default: one per core).")] = None,
+    jobs: JobsOpt = None,
 ) -> None:
     """Check logs move by move; exit 0 only if every one is valid.
 
@@ -25,31 +28,59 @@ def validate(
     right result and valid signatures. Each bad log gets one line naming its
     first bad move. A refereed game whose seed is secret has its header,
     chain and referee's signature checked, and says that the legality of its
-    moves waits for the reveal (or --secret). Many logs are checked on every
-    core, reported in the order given, with a progress bar on a terminal.
+    moves waits for the reveal (or --secret).
+
+    Besides files, give directories (every *.json, *.txt and *.eml under
+    them but *.secret.json and hidden files), zip and tar archives (.tar,
+    .tar.gz, .tgz, .tar.bz2, .tar.xz; a member is named ARCHIVE:MEMBER) and
+    lists of paths (--files-from FILE, - for stdin). Logs are checked on
+    every core and reported in the order found as soon as each is ready,
+    with a progress bar on a terminal and a count at the end; --json prints
+    the same list as for files, item by item.
 
     \b
     Example: adjudicator validate examples/turn-of-time/*.json
     """
+    inputs = bulk.Inputs(logs or [], files_from)
     secret_file = actions.read_secret(secret)
-    bar = sys.stderr.isatty() and not json_ and len(logs) >= 50
-    results = actions.validate_files(logs, secret_file, jobs=jobs,
-                                     progress=_progress if bar else None)
-    bad = 0
-    for entry, line in results:
-        if entry.error is not None:
-            bad += 1
-        if not json_:
-            typer.echo(line, err=entry.error is not None)
-    if json_:
-        echo_json([entry for entry, _ in results])
+    results = actions.validate_logs(inputs, secret_file, jobs=jobs)
+    checked, bad = _stream(results, inputs, json_, "validating", lambda entry: entry.error is None)
+    if inputs.expanded and not json_:
+        typer.echo(f"{checked} logs checked, {bad} bad", err=True)
     if bad:
         raise typer.Exit(1)
 
 
-def _progress(results: Any, total: int) -> list:
-    with typer.progressbar(results, length=total, label="validating", file=sys.stderr) as shown:
-        return list(shown)
+def _stream(results: Iterable[tuple[Any, str]], inputs: bulk.Inputs, json_: bool, label: str,
+            ok: Callable[[Any], bool]) -> tuple[int, int]:
+    """Print each result as it comes, in order: its line (stdout when ``ok``,
+    else stderr) or its JSON item; a progress bar on a terminal. Gives the
+    number of logs and of bad ones; no log at all is an error."""
+    total = inputs.count
+    bar = sys.stderr.isatty() and (total is None or total >= 50)
+    listing = JsonList() if json_ else None
+    checked = bad = 0
+    shown: Any = (typer.progressbar(results, length=total, label=label, file=sys.stderr,
+                                    show_pos=total is None) if bar else nullcontext(results))
+    try:
+        with shown as each:
+            for entry, line in each:
+                checked += 1
+                good = ok(entry)
+                bad += not good
+                if bar:  # the line goes above the bar, which is drawn again after it
+                    sys.stderr.write("\r\x1b[K")
+                    sys.stderr.flush()
+                if listing is not None:
+                    listing.add(entry)
+                else:
+                    typer.echo(line, err=not good)
+    finally:
+        if listing is not None:
+            listing.close()
+    if not checked:
+        raise AdjudicatorError("no log found in the directories, archives or lists given")
+    return checked, bad
 
 
 def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar="FILE", help="The referee's secret file.")]) -> None:
@@ -65,14 +96,36 @@ def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar=
     typer.echo(f"Revealed the seed in {log}: anyone can now run 'adjudicator audit {log}'.")
 
 
-def audit(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None:
-    """Check everything about a log and print a short report; exit 0 only if all holds.
+def audit(
+    logs: LogsArg = None,
+    files_from: FilesFromOpt = None,
+    secret: SecretOpt = None,
+    json_: JsonOpt = False,
+    jobs: JobsOpt = None,
+) -> None:
+    """Check everything about logs: a short report for one, a line each for
+    many; exit 0 only if all holds.
 
     The seed against the commitment, the digest chain, every move, the result.
+    Many logs (several files, directories, archives, --files-from FILE:
+    found as validate finds them) are audited on every core, each with one
+    line in the order found: "ok NAME: audit passed", or the first check that
+    fails; --json prints a list with each log's report.
 
     \b
     Example: adjudicator audit game.json
     """
+    inputs = bulk.Inputs(logs or [], files_from)
+    if not inputs.single:
+        secret_file = actions.read_secret(secret)
+        results = actions.audit_logs(inputs, secret_file, jobs=jobs)
+        checked, bad = _stream(results, inputs, json_, "auditing", lambda entry: entry.passed)
+        if inputs.expanded and not json_:
+            typer.echo(f"{checked} logs audited, {bad} failed", err=True)
+        if bad:
+            raise typer.Exit(1)
+        return
+    (log,) = inputs.paths
     report = match.audit(actions.read_log(log), actions.read_secret(secret))
     if json_:
         echo_json(report)

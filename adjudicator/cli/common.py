@@ -29,6 +29,20 @@ DetailsOpt = Annotated[
     bool, typer.Option("--details", help="Spell out how every score and tie-break came about.")
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")]
+LogsArg = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="LOG", help="Log files (- for stdin), directories (searched recursively for "
+                        "*.json, *.txt and *.eml) and zip or tar archives.", show_default=False),
+]
+FilesFromOpt = Annotated[
+    str | None,
+    typer.Option("--files-from", "-T", metavar="FILE",
+                 help="Also the paths listed in FILE, one a line (- for stdin), after LOGS."),
+]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", metavar="N", min=1, help="Check logs in N processes (default: one per core)."),
+]
 
 #: Set when standard output cannot take the Unicode drawing: draw in ASCII.
 ascii_only = False
@@ -60,6 +74,22 @@ def style(ascii_: bool) -> Style:
 def echo_json(obj: Any) -> None:
     """``obj`` as indented JSON on standard output."""
     typer.echo(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode())
+
+
+class JsonList:
+    """A JSON list on standard output, written one item at a time: the same
+    text :func:`echo_json` prints for the whole list at once."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def add(self, obj: Any) -> None:
+        item = msgspec.json.format(msgspec.json.encode(obj), indent=2).decode()
+        typer.echo(("," if self.started else "[") + "\n  " + item.replace("\n", "\n  "), nl=False)
+        self.started = True
+
+    def close(self) -> None:
+        typer.echo("\n]" if self.started else "[]")
 
 
 def put(data: bytes) -> None:
