@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from . import seal
-from .errors import ChainError
+from .errors import BadLogError, ChainError
 from .log import Log, MoveEntry, TimeControl
 from datetime import UTC
 
@@ -88,6 +88,15 @@ def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]],
     if log.clock and at is None:
         at = now_stamp()
     stamp = at if log.clock else None
+    if stamp is not None:
+        last = log.moves[-1].at if log.moves else log.started
+        if not check_stamp(stamp):
+            raise BadLogError(f"the time stamp {stamp!r} is not UTC, 2026-11-23T09:15:00Z")
+        if last is not None and stamp < last:
+            # Time never runs backwards in a log: a clock set back refuses
+            # to write rather than write a log that no longer validates.
+            raise BadLogError(f"this machine's clock says {stamp}, before the log's last "
+                              f"entry ({last}): check the clock; nothing recorded")
     links = [seal.Link(by, move, comment, stamp) for by, move, comment in entries]
     for link, digest in zip(links, seal.chain(previous, links)):
         out.append(MoveEntry(by=link.by, move=link.move, comment=link.comment, at=stamp,

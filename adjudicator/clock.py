@@ -408,12 +408,14 @@ def due(log: Log, to_move: str | None, now: datetime) -> Due | None:
     acts = line.turn.acts
     if "timeout" in acts:
         return None  # the policy acted (wait: the organiser decides)
-    if now >= moments["timeout"]:
-        return Due("timeout", to_move, moments["timeout"])
+    # Every act once, in the order they fall due, even when several are
+    # owed at once (the referee was not running when the first fell due).
+    if "remind" not in acts and now >= moments["remind"]:
+        return Due("remind", to_move, moments["remind"])
     if line.tc.grace and "late" not in acts and now >= moments["late"]:
         return Due("late", to_move, moments["late"])
-    if "remind" not in acts and "late" not in acts and now >= moments["remind"]:
-        return Due("remind", to_move, moments["remind"])
+    if now >= moments["timeout"]:
+        return Due("timeout", to_move, moments["timeout"])
     return None
 
 

@@ -46,13 +46,15 @@ def record(
     as_player: str | None = None,
     comment: str | None = None,
     player_key: str | None = None,
+    at: str | None = None,
 ) -> Log:
-    """The referee records moves typed directly (not from a view file), signed."""
+    """The referee records moves typed directly (not from a view file),
+    signed; ``at`` stamps them in a log with a clock (default: now)."""
     unlocked = match.unlock(log, secret)
     if unlocked.version >= 2 and unlocked.refereed and secret.signing_key is None:
         raise BadLogError("the secret file holds no signing key")
     new = match.extend(unlocked, moves, as_player=as_player, comment=comment,
-                       player_key=player_key)
+                       player_key=player_key, at=at)
     return signed(match.publish(new, log), secret)
 
 
@@ -219,7 +221,7 @@ MAX_QUEUE = 32
 
 def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
            player_key: str | None = None, source: str = "view file", *,
-           view: msgspec.Struct | None = None) -> ViewFile:
+           view: msgspec.Struct | None = None, at: str | None = None) -> ViewFile:
     """The player records their move in their view file, and may queue more.
 
     The first move is read with the game's tolerant reader and must be one
@@ -254,7 +256,7 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
         if not text or one_line(text) != text:
             raise NotationError("a queued move must be one line of text").at(i, vf.player, text)
         queued.append(text)
-    entry = match.sealed(vf.log, [(vf.player, chosen, comment)])[-1]
+    entry = match.sealed(vf.log, [(vf.player, chosen, comment)], at)[-1]
     entry = match.sign_own(vf.log, entry, player_key)
     return msgspec.structs.replace(vf, move=entry, queued=tuple(queued))
 
@@ -281,7 +283,7 @@ class Taken:
 
 
 def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
-         checked: bool = False) -> Taken:
+         checked: bool = False, at: str | None = None, relaid: bool = False) -> Taken:
     """The referee takes the move a player recorded in their view file and
     then the moves they queued after it, in order, while each is still the
     player's to make and legal in the position it meets (read with the
@@ -290,9 +292,12 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
     Nothing typed is lost silently: :meth:`Taken.notes` says what happened.
 
     ``checked``: the caller has already found ``vf`` to be this referee's
-    file of the current position (:func:`current`).
+    file of the current position (:func:`current`), or (``relaid``) of the
+    position before acts of the clock that did not change it, after which
+    the move is recorded. ``at`` stamps the entries in a log with a clock
+    (default: now).
     """
-    rep = _accepted(log, secret, vf, source, checked)
+    rep = _accepted(log, secret, vf, source, checked, at, relaid)
     applied, dropped = [rep.log.moves[-1].move], []
     queue = list(vf.queued)
     for i, text in enumerate(queue):
@@ -306,7 +311,8 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
             try:
                 move = reading.read_listed(rep.game, rep.game.view(rep.state, seat), rep.legal(), text,
                                            rep.log.params)
-                rep = match.record(rep.log, [move], as_player=vf.player, sign=False, replayed=rep)
+                rep = match.record(rep.log, [move], as_player=vf.player, sign=False, replayed=rep,
+                                   at=at)
                 applied.append(move)
                 continue
             except MoveError as e:
@@ -330,7 +336,8 @@ def accept(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") ->
     return signed(match.publish(_accepted(log, secret, vf, source, False).log, log), secret)
 
 
-def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool) -> Replay:
+def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool,
+              at: str | None = None, relaid: bool = False) -> Replay:
     """:func:`accept`'s checks and move: the unlocked new log's replay, every state kept."""
     if not checked:
         current(log, secret, vf, source)
@@ -350,8 +357,8 @@ def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool
     if seat is None or rep.players[seat] != vf.player:
         raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
     rep = match.record(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
-                       sign=False, replayed=rep)
-    return msgspec.structs.replace(rep, log=_with_signature(rep.log, vf.move))
+                       sign=False, replayed=rep, at=at)
+    return msgspec.structs.replace(rep, log=_with_signature(rep.log, vf.move, relaid))
 
 
 def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -> None:
@@ -387,9 +394,14 @@ def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -
         )
 
 
-def _with_signature(log: Log, entry: MoveEntry) -> Log:
+def _with_signature(log: Log, entry: MoveEntry, relaid: bool = False) -> Log:
     """The log whose last entry carries the player's own signature from the view file."""
     last = log.moves[-1]
+    if relaid and entry.signature is None:
+        # The file was issued before acts of the clock that leave the
+        # position as it was (postal.decision.proof): the move the player
+        # chose is recorded after them, and nothing of theirs is carried over.
+        return log
     if last.digest != entry.digest:
         raise ViewFileError("the move in the view file is not chained to the game's log")
     moves = log.moves[:-1] + (msgspec.structs.replace(last, signature=entry.signature),)

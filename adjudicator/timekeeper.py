@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import bots, clock, events, match
-from .errors import AdjudicatorError
 from .log import Log, Secret
 from .played import Replay
 from .recording import act
@@ -127,18 +126,18 @@ def _done(log: Log, secret: Secret, rep: Replay, kind: str, who: str | None, wor
     return Acted(kind, who, signed(new, secret), rep, words, table)
 
 
-def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted:
+def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted | None:
     """``log`` with ``@outage SINCE`` stamped ``now``: the referee was down
     from ``since``, so no clock of the game ran meanwhile. ``since`` is set
     to the last entry's time if that is later (an outage lies between two
-    entries)."""
+    entries); None when the last entry is already as late as ``now``."""
     unlocked = match.unlock(log, secret)
     last = unlocked.moves[-1].at if unlocked.moves else unlocked.started
     start = clock.stamp(since)
     if last is not None and start < last:
         start = last
     if start >= clock.stamp(now):
-        raise AdjudicatorError("no outage to record: the referee was not down")
+        return None
     rep = act(unlocked, f"@outage {start}", at=clock.stamp(now))
     return _done(log, secret, rep, "outage", None,
                  f"the referee was down from {start} to {clock.stamp(now)}: no clock ran "

@@ -143,11 +143,20 @@ def test_the_clock_stamps_entries_and_show_reports_the_deadline() -> None:
     match.validate(log)
     import msgspec
 
-    earlier = msgspec.structs.replace(log, moves=match.sealed(
-        msgspec.structs.replace(log, moves=()), [(e.by, e.move, None) for e in log.moves],
-        at="2026-11-19T00:00:00Z"))
+    from adjudicator import seal
+    from adjudicator.chain import head_digest
     from adjudicator.errors import BadLogError
+    from adjudicator.log import MoveEntry
 
+    # The tool refuses to write an entry before the one before it...
+    with pytest.raises(BadLogError, match="before the log's last entry"):
+        match.sealed(msgspec.structs.replace(log, moves=()),
+                     [(e.by, e.move, None) for e in log.moves], at="2026-11-19T00:00:00Z")
+    # ...and a log chained so by hand does not validate.
+    links = [seal.Link(e.by, e.move, None, "2026-11-19T00:00:00Z") for e in log.moves]
+    earlier = msgspec.structs.replace(log, moves=tuple(
+        MoveEntry(by=k.by, move=k.move, at=k.at, digest=d.hex())
+        for k, d in zip(links, seal.chain(head_digest(log), links))))
     with pytest.raises(BadLogError, match="before the entry before it"):
         match.validate(earlier)
     from adjudicator.actions import deadline

@@ -62,10 +62,11 @@ class MailCommand:
         raise NotImplementedError(self.name)
 
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
-             player: str) -> Played:
+             player: str, at: str | None = None) -> Played:
         """What a change records, given the player's checked view file ``vf``
-        of the current position; raises :class:`AdjudicatorError` (one line
-        for the player) for a change that cannot be made."""
+        of the current position, stamped ``at`` (the referee's clock); raises
+        :class:`AdjudicatorError` (one line for the player) for a change
+        that cannot be made."""
         raise NotImplementedError(self.name)
 
 
@@ -75,13 +76,18 @@ class Move(MailCommand):
              "your move; more moves queue, applied\nwhile they stay yours and legal"),)
 
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
-             player: str) -> Played:
+             player: str, at: str | None = None) -> Played:
         if not args:
             raise Refused("move: which move? e.g. 'move 3D' (several queue)")
         # The proof was checked as this referee's file of the current
         # position (decision.proof): neither is checked again.
-        chosen = referee.choose(vf, moves_of(vf, args), source="your move", view=view_of(vf))
-        taken = referee.take(log, secret, chosen, "your move", checked=True)
+        chosen = referee.choose(vf, moves_of(vf, args), source="your move", view=view_of(vf),
+                                at=at)
+        # A file issued before reminders and notices still answers the
+        # position (decision.proof checked that nothing else came since).
+        relaid = len(vf.log.moves) < len(log.moves)
+        taken = referee.take(log, secret, chosen, "your move", checked=True, at=at,
+                             relaid=relaid)
         return Played(taken.log, taken.notes(), taken.replayed)
 
 
@@ -108,9 +114,9 @@ class Event(MailCommand):
         return f"@{self.name}"
 
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
-             player: str) -> Played:
+             player: str, at: str | None = None) -> Played:
         event = self.event(args)
-        return Played(referee.record(log, secret, [event], as_player=player),
+        return Played(referee.record(log, secret, [event], as_player=player, at=at),
                       (f"recorded: {event}",))
 
 

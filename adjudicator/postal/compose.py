@@ -80,7 +80,7 @@ class Composer:
                                reply_to=reply_to if p == by else None) for p in log.players]
 
     def view_mail(self, name: str, log: Log, vf: ViewFile, public: bytes, *, seed: str,
-                  reply_to: Message | None = None) -> bytes:
+                  reply_to: Message | None = None, headline: str | None = None) -> bytes:
         """The mail that tells ``vf.player`` where game ``name`` stands: their
         view, their moves when it is their turn, and their view file (what a
         reply must keep), with the public log (``public``, in the text form)
@@ -95,6 +95,8 @@ class Composer:
             subject = f"[{name}] Your move ({game.title}, move {ply + 1})"
         else:
             subject = f"[{name}] {vf.to_move} to move ({game.title}, move {ply + 1})"
+        if headline is not None and log.result is None:
+            subject = f"[{name}] {headline} ({game.title}, move {ply + 1})"
         lines = [present.view_file_text(vf, view_of(vf), ASCII), ""]
         if log.result is None:
             lines += how_to_answer(vf.legal is not None)

@@ -18,7 +18,7 @@ from email.utils import parseaddr
 
 import msgspec
 
-from .. import log as logmod, match, referee
+from .. import events, log as logmod, match, referee
 from ..played import Replay
 from ..errors import AdjudicatorError, one_line
 from ..log import Log, Secret, ViewFile
@@ -132,7 +132,7 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
             return Decision(f"{found.word} {name} for {player}", (composer.view_mail(
                 name, log, vf, public_text(log), seed=seed, reply_to=message),))
         vf = proof(request, log, secret)
-        played = command.play(found.args, log, secret, vf, player)
+        played = command.play(found.args, log, secret, vf, player, at=stamp_now(composer))
     except (AdjudicatorError, RecursionError) as e:
         text = str(e) if not isinstance(e, RecursionError) else "the mail is nested too deep"
         return Decision(f"{name}: refused {player}'s {found.word}: {one_line(text)}",
@@ -145,6 +145,21 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
     done = (f"{player}: {', '.join(notes)}" if notes else
             f"{player}: {found.word} {' '.join(found.args)}".strip())
     return Decision(f"{name}: {done}", tuple(mails), name, raw, logmod.encode(new))
+
+
+#: The acts of the clock after which a view file issued before them still
+#: answers the position: none moves a piece or ends the game.
+QUIET_ACTS = frozenset({"remind", "late", "timeout", "outage", "pause", "resume", "extend",
+                        "absent", "back"})
+
+
+def stamp_now(composer: Composer) -> str:
+    """The referee's time now, as a log stamps it."""
+    from datetime import UTC, datetime
+
+    from ..clock import stamp
+
+    return stamp(datetime.fromtimestamp(composer.now(), UTC))
 
 
 def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
@@ -164,6 +179,12 @@ def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
     n = len(newest.log.moves)
     then = msgspec.structs.replace(log, moves=log.moves[:n])
     referee.current(then, secret, newest, "the view file in your mail")
+    later = log.moves[n:]
+    if later and not newest.log.keys.get(player) and all(
+            events.act_of(e.move) in QUIET_ACTS for e in later):
+        # Only reminders, notices and the like since: the position the file
+        # shows is still the game's, and the player's answer stands.
+        return newest
     if n < len(log.moves):
         raise Refused(f"your mail answers move {n + 1}, but the game is at move "
                       f"{len(log.moves) + 1}: reply to the referee's latest mail "

@@ -247,6 +247,7 @@ class MailReferee:
         threshold = timedelta(minutes=self.config.outage)
         down_since = alive if alive is not None and now - alive > threshold else None
         done: list[str] = []
+        timed = False
         for name in self.roster:
             path = self.log_path(name)
             outage_owed = down_since is not None
@@ -255,6 +256,7 @@ class MailReferee:
                 log = logmod.decode(raw, str(path))
                 if log.time is None or log.result is not None:
                     break
+                timed = True
                 secret = self.secret(name)
                 key = f"clock:{name}:{incoming.digest(raw)}"
                 if outage_owed and down_since is not None:
@@ -270,7 +272,8 @@ class MailReferee:
                 self.note(line)
                 done.append(line)
                 self.journal(key, name, raw, logmod.encode(acted.log), mails, None)
-        files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
+        if timed:  # the heartbeat matters only where a clock runs
+            files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
         return done
 
     def clock_mails(self, name: str, acted: timekeeper.Acted, key: str) -> list[bytes]:
@@ -283,8 +286,12 @@ class MailReferee:
         players = log.players if acted.table or acted.player is None else (acted.player,)
         notes = {p: (acted.words,) for p in players}
         views = referee.issue_views(log, secret, players, notes, replayed=acted.replayed)
+        headline = {"remind": "Reminder: your move", "late": f"{acted.player} is late",
+                    "timeout": f"{acted.player}'s time ran out",
+                    "stand-in": f"A stand-in moved for {acted.player}",
+                    "outage": "The referee is back"}.get(acted.kind)
         return [self.compose.view_mail(name, log, views[p], compose_public(log),
-                                       seed=f"{key}:{p}") for p in players]
+                                       seed=f"{key}:{p}", headline=headline) for p in players]
 
     def flush(self) -> tuple[int, str | None]:
         """Send the spool, oldest first; stop at the first failure (kept for

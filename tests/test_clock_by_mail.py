@@ -1,0 +1,202 @@
+"""A table by mail whose player vanishes (issue #24's "done when"): the
+referee's clock reminds, warns the table, and applies the policy, over a
+real SMTP server and a real Maildir, on an injected clock (nothing sleeps).
+The game ends by itself and ``audit`` accepts its log, every act of the
+clock in it."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from adjudicator import clock, log as logmod, mailparse, match, postal
+from adjudicator.log import Log, ViewFile
+
+from mailref import Player, SMTPServer, deliver, referee_dir
+
+START = datetime(2026, 3, 2, 9, tzinfo=UTC)
+
+
+def timed_table(root: Path, port: int, game_id: str, players: tuple[str, ...], spec: str,
+                seed: str) -> dict[str, str]:
+    """A referee directory with one game under the time control ``spec``."""
+    roster = referee_dir(root, port, {"g": (game_id, players, seed)})["g"]
+    log, secret = match.new_refereed(game_id, list(players), seed, time=clock.parse(spec),
+                                     started=clock.stamp(START))
+    (root / "games" / "g.json").write_bytes(logmod.encode(log))
+    (root / "games" / "g.secret.json").write_bytes(logmod.encode(secret))
+    # The referee's rounds here are hours of injected time apart: not an outage.
+    toml = root / "referee.toml"
+    toml.write_text("outage = 1440\n" + toml.read_text())
+    return roster
+
+
+def play_with_a_vanishing_player(root: Path, smtp: SMTPServer, roster: dict[str, str],
+                                 gone: str, after: int, step: timedelta) -> tuple[Log, dict]:
+    """Everyone answers their newest mail at once, but ``gone`` stops
+    answering once the game has ``after`` entries; the referee's clock moves
+    ``step`` per round. Returns the final log and the players."""
+    now = [START]
+    ref = postal.MailReferee(root, now=lambda: now[0].timestamp())
+    players = {p: Player(p, a, random.Random(p)) for p, a in roster.items()}
+    answered: set[str] = set()
+    for _ in range(3000):
+        ref.run_once()
+        for p in players.values():
+            p.collect(smtp.sink)
+        log = logmod.decode((root / "games" / "g.json").read_bytes())
+        if log.result is not None:
+            return log, players
+        for p in players.values():
+            if p.name == gone and len(log.moves) >= after:
+                continue
+            newest = p.inbox[-1] if p.inbox else None
+            if newest is None or str(newest["Message-ID"]) in answered:
+                continue
+            answered.add(str(newest["Message-ID"]))
+            vf = [f.value for f in mailparse.extract_all(newest.as_bytes())
+                  if isinstance(f.value, ViewFile)][0]
+            if vf.legal and vf.to_move == p.name:
+                deliver(root, p.reply(newest, f"move {p.rng.choice(vf.legal)}"))
+        now[0] += step
+    raise AssertionError("the game did not end")
+
+
+def acts_of(log: Log) -> list[str]:
+    return [m.move for m in log.moves if m.by == "referee"]
+
+
+@pytest.mark.parametrize(("game_id", "players"), [
+    ("atlas", ("ann", "bob", "cy", "dee")),
+    ("fifteen-days", ("ann", "bob", "cy", "dee")),
+])
+def test_a_vanished_player_is_stood_in_for_and_the_game_ends(
+        tmp_path: Path, smtp: SMTPServer, game_id: str, players: tuple[str, ...]) -> None:
+    roster = timed_table(tmp_path, smtp.port, game_id, players,
+                         "per-move=24h grace=12h expiry=stand-in stand-in=search:10 until=back",
+                         "v1")
+    log, mailed = play_with_a_vanishing_player(tmp_path, smtp, roster, "cy", 10,
+                                               timedelta(hours=2))
+    acts = acts_of(log)
+    # cy's clock ran out once: reminded, warned, timed out; then a stand-in
+    # kept the seat (until=back) for every later turn of cy's.
+    assert acts[:4] == ["@remind cy", "@late cy", "@timeout cy", "@stand-in cy"]
+    assert all(a == "@stand-in cy" for a in acts[4:])
+    stood = [i for i, m in enumerate(log.moves) if m.move == "@stand-in cy"]
+    assert all(log.moves[i + 1].by == "cy" and log.moves[i + 1].comment
+               == "played by a stand-in (search:10)" for i in stood)
+    report = match.audit(log)
+    assert report.passed, report
+    # Who was told what: the reminder went to cy alone, the late notice and
+    # the stand-in's move to the whole table.
+    subjects = {p: [str(m["Subject"]) for m in player.inbox] for p, player in mailed.items()}
+    assert sum("Reminder: your move" in s for s in subjects["cy"]) == 1
+    assert not any("Reminder" in s for p in ("ann", "bob", "dee") for s in subjects[p])
+    for p in players:
+        assert any("cy is late" in s for s in subjects[p])
+        assert any("A stand-in moved for cy" in s for s in subjects[p])
+    # The mails' times follow the injected clock, and the log's stamps with them.
+    stamps = [m.at for m in log.moves]
+    assert stamps == sorted(stamps) and stamps[0] >= clock.stamp(START)
+
+
+@pytest.mark.parametrize(("expiry", "ends"), [("forfeit", "forfeited on time"),
+                                             ("wait", None)])
+def test_forfeit_ends_the_game_and_wait_leaves_it_to_the_organiser(
+        tmp_path: Path, smtp: SMTPServer, expiry: str, ends: str | None) -> None:
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob", "cy"),
+                         f"per-move=10h expiry={expiry}", "f1")
+    if ends is not None:
+        log, _ = play_with_a_vanishing_player(tmp_path, smtp, roster, "bob", 4,
+                                              timedelta(hours=3))
+        assert acts_of(log) == ["@timeout bob", "@forfeit bob"][-len(acts_of(log)):] or \
+            acts_of(log)[-2:] == ["@timeout bob", "@forfeit bob"]
+        assert log.result is not None and log.result.standings[-1].player == "bob"
+        assert log.result.details[-1] == f"bob {ends}: ranked last"
+        assert match.audit(log).passed
+        return
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    for hours in range(0, 60, 5):
+        now[0] = START + timedelta(hours=hours)
+        ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    # Under wait: reminded, timed out once, and nothing more while nobody moves.
+    assert acts_of(log) == [f"@remind {log.players[0]}", f"@timeout {log.players[0]}"]
+    assert log.result is None
+
+
+def test_a_referee_down_across_deadlines_punishes_nobody(tmp_path: Path,
+                                                         smtp: SMTPServer) -> None:
+    timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"), "per-move=10h expiry=forfeit",
+                "o1")
+    toml = tmp_path / "referee.toml"
+    toml.write_text(toml.read_text().replace("outage = 1440", "outage = 60"))
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()  # the referee's first round, then down for three days
+    now[0] = START + timedelta(days=3)
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    # The gap is an outage: no clock ran in it, so ann has her 10 hours.
+    assert acts_of(log) == ["@outage 2026-03-02T09:00:00Z"]
+    assert log.result is None
+    for _ in range(21):  # rounds every half hour, as a referee runs: 10.5 h
+        now[0] += timedelta(minutes=30)
+        ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[1:] == [f"@remind {log.players[0]}", f"@timeout {log.players[0]}",
+                                f"@forfeit {log.players[0]}"]
+    assert match.audit(log).passed
+
+
+def test_a_reply_to_the_mail_before_a_reminder_still_counts(tmp_path: Path,
+                                                            smtp: SMTPServer) -> None:
+    """A reminder changes nothing on the board: the player may answer the
+    mail that asked for the move, or the reminder. A stand-in's move does
+    change it: a reply to a mail from before it answers a position gone."""
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=stand-in stand-in=random", "r1")
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = log.players[0]
+    mover = Player(first, roster[first], random.Random(1))
+    mover.collect(smtp.sink)
+    asked = mover.inbox[-1]
+    now[0] += timedelta(hours=8, minutes=30)
+    ref.run_once()
+    assert mover.collect(smtp.sink)  # the reminder came
+    assert acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes())) == [
+        f"@remind {first}"]
+    vf = [f.value for f in mailparse.extract_all(asked.as_bytes())
+          if isinstance(f.value, ViewFile)][0]
+    deliver(tmp_path, mover.reply(asked, f"move {vf.legal[0]}"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert [m.by for m in log.moves] == ["referee", first]
+    assert log.moves[-1].move == vf.legal[0]
+    # The other player now times out, and a stand-in moves for them...
+    second = log.players[1]
+    other = Player(second, roster[second], random.Random(2))
+    other.collect(smtp.sink)
+    stale = next(m for m in reversed(other.inbox) if "Your move" in str(m["Subject"]))
+    for _ in range(24):
+        now[0] += timedelta(minutes=30)
+        ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[-2:] == [f"@timeout {second}", f"@stand-in {second}"]
+    # ...and their late reply to the old mail is refused, recording nothing.
+    legal = [f.value for f in mailparse.extract_all(stale.as_bytes())
+             if isinstance(f.value, ViewFile)][0].legal
+    deliver(tmp_path, other.reply(stale, f"move {legal[0]}"))
+    ref.run_once()
+    assert logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves == log.moves
+    other.collect(smtp.sink)
+    assert "your mail answers move" in str(other.inbox[-1].get_body().get_content())
