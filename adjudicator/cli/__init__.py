@@ -46,8 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "view": ("play", "Write a player's view file: the public log, what they may see, what "
                      "happened since they last moved, their legal moves."),
     "reveal": ("check", "Publish the seed of a refereed game in its log, so anyone can audit it."),
-    "audit": ("check", "Check everything about a log and print a short report; exit 0 only if "
-                       "all holds."),
+    "audit": ("check", "Check everything about a log and print a short report; exit 0 unless "
+                       "a check fails."),
     "diff": ("check", "Say whether two copies of a log are the same game, and where they part."),
     "rules": ("tools", "Print a game's notation document: the move grammar, examples and every "
                        "ruling (installed with the package; error messages point to it)."),

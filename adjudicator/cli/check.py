@@ -65,24 +65,37 @@ def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar=
     typer.echo(f"Revealed the seed in {log}: anyone can now run 'adjudicator audit {log}'.")
 
 
+_MARKS = {"ok": "ok  ", "failed": "FAIL", "unchecked": "wait"}
+
+
 def audit(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None:
-    """Check everything about a log and print a short report; exit 0 only if all holds.
+    """Check everything about a log and print a short report; exit 0 unless a check fails.
 
     The seed against the commitment, the digest chain, every move, the result.
+    A refereed game whose seed is still secret is audited so far: the header,
+    the chain and the signatures; the deal, the moves' legality and the
+    result are marked 'wait' until the referee reveals the seed.
 
     \b
     Example: adjudicator audit game.json
     """
-    report = match.audit(actions.read_log(log), actions.read_secret(secret))
+    stored = actions.read_log(log)
+    report = match.audit(stored, actions.read_secret(secret))
+    name = actions.source(log)
     if json_:
         echo_json(report)
     else:
-        typer.echo(f"Audit of {actions.source(log)}:")
+        if report.status == "pending":
+            state = "in progress" if stored.result is None else "over"
+            typer.echo(f"Audit of {name} ({state}; the seed is not yet revealed):")
+        else:
+            typer.echo(f"Audit of {name}:")
         for item in report.items:
-            typer.echo(f"  {'ok  ' if item.ok else 'FAIL'} {item.what}: {one_line(item.text)}")
-        typer.echo("Audit passed." if report.passed else "Audit FAILED.")
-    if not report.passed:
-        failed = next(i for i in report.items if not i.ok)
+            typer.echo(f"  {_MARKS[item.status]} {item.what}: {one_line(item.text)}")
+        typer.echo("Audit passed." if report.passed else "Audit FAILED." if report.status == "failed"
+                   else "Audit passed so far: the deal and the moves' legality wait for the reveal.")
+    if report.status == "failed":
+        failed = next(i for i in report.items if i.status == "failed")
         typer.echo(one_line(f"Error: audit failed: {failed.what}: {failed.text}"), err=True)
         raise typer.Exit(1)
 
