@@ -199,6 +199,69 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since))
 
 
+# --- a refereed game whose seed is secret, as anyone may see it -------------------------------
+
+
+def sealed(log: Log, secret: Secret | None = None) -> bool:
+    """Whether ``log`` is a refereed game whose seed is still secret to the
+    one looking (no ``secret`` file): its positions cannot be replayed, and
+    what anyone may see of it is :func:`spectate`'s."""
+    return log.refereed and log.seed is None and secret is None
+
+
+class Spectated(msgspec.Struct, frozen=True):
+    """A refereed game whose seed is still secret, as anyone may see it: the
+    public log (checked as far as it can be without the seed: the header,
+    the digest chain and the signatures) and how many of its moves are shown.
+
+    The positions depend on the hidden deal, so there is no board, turn or
+    score to show: only the header, the moves as recorded, with who made
+    them, and the result once the referee has signed one.
+    """
+
+    game: GameSpec
+    log: Log
+    ply: int
+    #: Whether the referee's signature vouches for the moves and the result
+    #: (a refereed log of version 1 carries none).
+    signed: bool
+
+
+def spectate(log: Log, *, as_player: str | None = None, at: int | None = None,
+             ignore_rest: bool = False) -> Spectated:
+    """The public view of a refereed game whose seed is secret
+    (:func:`sealed`), after ``at`` moves (all by default). A player's own
+    view needs their hidden cards: ``as_player`` is refused, in one line that
+    says where that view is. The whole log must check, unless
+    ``ignore_rest`` (with ``at``): then its header and the chain up to ``at``."""
+    if ignore_rest and at is None:
+        raise UsageError("--ignore-rest needs --at N")
+    if at is not None and not 0 <= at <= len(log.moves):
+        raise UsageError(f"--at {at}: the log has moves 0 to {len(log.moves)}")
+    if as_player is not None:
+        if as_player not in log.players:
+            raise UsageError(f"--as {as_player!r}: no such player (players: {', '.join(log.players)})")
+        raise AdjudicatorError(
+            f"--as {as_player}: what {as_player} sees needs the hidden cards, and this "
+            f"refereed game's seed is secret: {as_player} reads the view file the referee "
+            "sent (the referee adds --secret FILE); without either, --public shows the moves")
+    ply = len(log.moves) if at is None else at
+    if ignore_rest:
+        game = match.check_header(log)
+        match.check_chain(msgspec.structs.replace(log, moves=log.moves[:ply]))
+    else:
+        match.check_public(log)
+        game = match.check_header(log)
+    return Spectated(game, log, ply, log.referee is not None)
+
+
+def sealed_json() -> AdjudicatorError:
+    """The refusal of ``--json`` on a game that can only be spectated."""
+    return AdjudicatorError(
+        "--json: a position of this refereed game needs its secret seed; everything public "
+        "is in the log itself, which is JSON (adjudicator convert LOG --to json)")
+
+
 def replay_positions(log: Log, as_player: str | None = None) -> tuple[GameSpec, list[Position]]:
     """Every position of a valid log, from the start, as ``as_player`` sees
     it (by default as each position's player to move does)."""
@@ -230,7 +293,11 @@ def picture(log: Log, secret_path: str | None = None, *, as_player: str | None =
 
     if as_player is not None and public:
         raise UsageError("give --as PLAYER or --public, not both")
-    data = match.unlock(log, read_secret(secret_path))
+    secret = read_secret(secret_path)
+    if sealed(log, secret):
+        seen = spectate(log, as_player=as_player, at=at)
+        return drawing.unseen(seen.game, seen.log, seen.ply)
+    data = match.unlock(log, secret)
     if at is not None and not 0 <= at <= len(data.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     match.validate(data)
@@ -600,8 +667,9 @@ def validate_files(paths: Sequence[str], secret: Secret | None = None, *, jobs: 
 
 def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, str]:
     """One log audited (:func:`match.audit`) as one of many: its report
-    entry and a line, ``ok NAME: audit passed`` or the first check that
-    fails. (Module level: it runs in worker processes.)"""
+    entry and a line, ``ok NAME: audit passed`` (``passed so far`` before
+    a refereed game's reveal) or the first check that fails. (Module
+    level: it runs in worker processes.)"""
     from .outputs import AuditItem, error_info
 
     try:
@@ -609,13 +677,17 @@ def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, st
     except AdjudicatorError as e:
         return (Audited(file=source.label, passed=False, items=[], error=error_info(e)),
                 named(source.label, e))
-    items = [AuditItem(what=i.what, ok=i.ok, text=i.text) for i in report.items]
-    if report.passed:
-        line = one_line(f"ok {source.label}: audit passed")
-    else:
-        failed = next(i for i in report.items if not i.ok)
+    items = [AuditItem(what=i.what, ok=i.ok, text=i.text, status=i.status)
+             for i in report.items]
+    if report.status == "failed":
+        failed = next(i for i in report.items if i.status == "failed")
         line = one_line(f"{source.label}: audit failed: {failed.what}: {failed.text}")
-    return Audited(file=source.label, passed=report.passed, items=items, error=None), line
+    elif report.status == "pending":
+        line = one_line(f"ok {source.label}: audit passed so far (the seed is not yet revealed)")
+    else:
+        line = one_line(f"ok {source.label}: audit passed")
+    return (Audited(file=source.label, passed=report.passed, items=items, error=None,
+                    status=report.status), line)
 
 
 def audit_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,

@@ -3,6 +3,8 @@ dispute would, and two copies of a log compared."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from . import seal
@@ -15,33 +17,58 @@ from .starting import check_header
 
 
 class AuditItem(msgspec.Struct, frozen=True):
+    """One check: ``ok`` when it was made and holds; ``status`` says
+    ``ok``, ``failed``, or ``unchecked`` (it needs a seed still secret)."""
+
     what: str
     ok: bool
     text: str
+    status: Literal["ok", "failed", "unchecked"] = "ok"
 
 class AuditReport(msgspec.Struct, frozen=True):
+    """``passed``: every check was made and holds. ``status`` is ``passed``,
+    ``failed`` (a check failed), or ``pending`` (nothing failed, and what
+    needs the seed waits for the referee to reveal it)."""
+
     passed: bool
     items: tuple[AuditItem, ...]
+    status: Literal["passed", "failed", "pending"] = "passed"
+
+def _report(items: list[AuditItem]) -> AuditReport:
+    statuses = {i.status for i in items}
+    status: Literal["passed", "failed", "pending"] = "passed"
+    if "failed" in statuses:
+        status = "failed"
+    elif "unchecked" in statuses:
+        status = "pending"
+    return AuditReport(status == "passed", tuple(items), status)
 
 def audit(log: Log, secret: Secret | None = None) -> AuditReport:
     """Check a log as an organiser settling a dispute would, item by item.
 
     The header, the seed (against the commitment of a refereed game), the
-    digest chain, every move and the stored result; an item that cannot be
-    checked fails the audit.
+    digest chain, the signatures, every move and the stored result. A
+    refereed game whose seed is still secret has what can be checked without
+    it checked (the header, the chain, the signatures: the moves and result
+    are the referee's), and the seed, the moves and the result marked
+    unchecked until the reveal (a version 1 log, which its referee did not
+    sign, fails: nothing in it can be checked).
     """
     items: list[AuditItem] = []
 
     def item(what: str, ok: bool, text: str) -> bool:
-        items.append(AuditItem(what, ok, text))
+        items.append(AuditItem(what, ok, text, "ok" if ok else "failed"))
         return ok
+
+    def unchecked(what: str, text: str) -> None:
+        items.append(AuditItem(what, False, text, "unchecked"))
 
     try:
         game = check_header(log)
         item("header", True, f"{game.title}, {len(log.players)} players: {', '.join(log.players)}")
     except BadLogError as e:
         item("header", False, str(e))
-        return AuditReport(False, tuple(items))
+        return _report(items)
     unlocked = log
     if log.commitment is None:
         item("seed", True, "an open game: the seed is in the log")
@@ -55,6 +82,9 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
             item("seed", True, "secret; the referee's file matches the commitment")
         except BadLogError as e:
             item("seed", False, str(e))
+    elif log.referee is not None:
+        unchecked("seed", "secret until the referee reveals it (adjudicator reveal); then "
+                          "checked against the commitment made before the first move")
     else:
         item("seed", False, "secret: the moves cannot be checked until the referee reveals it "
                             "(adjudicator reveal) or gives --secret")
@@ -73,7 +103,14 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
         item("signatures", True, "; ".join(said) if said else "none: an open, unsigned game")
     except (BadLogError, MoveError) as e:
         item("signatures", False, str(e))
-    if all(i.ok for i in items):
+    if unlocked.seed is None and all(i.status != "failed" for i in items):
+        entries = f"{len(log.moves)} {'entry' if len(log.moves) == 1 else 'entries'}"
+        unchecked("moves", f"{entries} as the referee signed them; whether each was legal "
+                           "is checked once the seed is revealed")
+        unchecked("result", f"as the referee signed it: {describe(log.result)}; checked against "
+                            "the moves once the seed is revealed" if log.result is not None else
+                  "none yet: the game goes on, as the referee signed it")
+    elif all(i.ok for i in items):
         try:
             rep = replay(unlocked)
             item("moves", True, f"all {len(log.moves)} by the player to move, legal and canonical")
@@ -86,7 +123,7 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
                 item("result", False, str(e))
         except (BadLogError, MoveError) as e:
             item("moves", False, str(e))
-    return AuditReport(all(i.ok for i in items), tuple(items))
+    return _report(items)
 
 class Comparison(msgspec.Struct, frozen=True):
     """Two copies of a log compared: whether they are the same (game, moves

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .engine import GameSpec, Outcome, Scene, Standing
+from .log import Log
 
 WIDTH = 800  # forum size
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -142,11 +143,13 @@ def picture(
     *,
     legend: Sequence[str] = (),
     width: float = WIDTH,
+    no_score: str = "not shown in a view file",
 ) -> str:
     """The whole SVG document: header, the game's table, scores and legend.
 
     ``draw_body`` draws the table on a canvas whose origin is the top left of
-    the table area, ``width`` wide and ``body_height`` high.
+    the table area, ``width`` wide and ``body_height`` high; ``no_score``
+    says why there is no score when the scene has none.
     """
     players = scene.players
     rows = _score_rows(scene, width)
@@ -195,7 +198,7 @@ def picture(
     label = "Result" if scene.final else "Score"
     canvas.text(12, y, f"{label}:", size=14, weight="bold")
     if scene.standing is None:
-        canvas.text(SCORE_X, y, "not shown in a view file", size=14, fill=MUTED)
+        canvas.text(SCORE_X, y, no_score, size=14, fill=MUTED)
     for i, row in enumerate(rows):
         if i:
             y += LINE
@@ -252,6 +255,36 @@ def scene(game: GameSpec, players: tuple[str, ...], state: Any, ply: int,
         standing=outcome if outcome is not None else game.standing(state),
         final=outcome is not None,
     )
+
+
+#: Why a refereed game whose seed is secret is drawn without its board.
+UNSEEN = "The board is not shown until the referee reveals the seed."
+
+
+def unseen(game: GameSpec, log: Log, ply: int, *, recent: int = 12) -> tuple[Scene, str]:
+    """The picture of a refereed game whose seed is secret, after ``ply`` of
+    its moves, as anyone may see it: the header with the last move, a note
+    that the board waits for the reveal, the ``recent`` moves before it, and
+    the result once the referee has signed one. Nothing hidden is known to
+    it, so nothing hidden is drawn."""
+    moves = log.moves[:ply]
+    final = ply == len(log.moves) and log.result is not None
+    scene = Scene(title=game.title, players=log.players, viewer=None, to_move=None, ply=ply,
+                  last=(moves[-1].by, moves[-1].move) if moves else None,
+                  standing=log.result if final else None, final=final)
+    shown = list(enumerate(moves, 1))[-recent:]
+    lines = [UNSEEN, "Each player sees their own board in the view file the referee sends."]
+    if shown:
+        lines += ["", "Moves" + (f" (the last {len(shown)} of {ply})" if len(shown) < ply else "") + ":"]
+        lines += [f"{n}. {e.by} {e.move}" for n, e in shown]
+
+    def body(canvas: Canvas) -> None:
+        for i, line in enumerate(lines):
+            canvas.text(24, 28 + i * LINE, line, size=15 if i < 2 else 14,
+                        fill=MUTED if i == 1 else INK, weight="bold" if i == 0 else None)
+
+    return scene, picture(scene, 20 + LINE * len(lines), body,
+                          no_score="not known until the seed is revealed")
 
 
 def png(svg: str) -> bytes:

@@ -32,8 +32,9 @@ from typing import Any
 import msgspec
 
 from . import drawing
+from .engine import GameSpec, Outcome
+from .log import Log
 from .played import Replay
-from .engine import Outcome
 
 
 class Frame(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,6 +100,29 @@ def frames(replay: Replay, viewer: int | None) -> list[Frame]:
             legal=legal,
             score=scores(scene.standing),
             result=result_line(scene.standing) if scene.final else None,
+        ))
+    return out
+
+
+def unseen_frames(game: GameSpec, log: Log) -> list[Frame]:
+    """Every position of a refereed game whose seed is secret, as anyone may
+    see it: the move made, a picture without the board
+    (:func:`drawing.unseen`), and the result the referee signed at the end."""
+    out = []
+    for ply in range(len(log.moves) + 1):
+        entry = log.moves[ply - 1] if ply else None
+        scene, picture = drawing.unseen(game, log, ply)
+        out.append(Frame(
+            ply=ply,
+            by=None if entry is None else entry.by,
+            move=None if entry is None else entry.move,
+            comment=None if entry is None else entry.comment,
+            picture=picture,
+            to_move=None,
+            legal=None,
+            score=scores(scene.standing) if scene.standing is not None else
+            "not known until the seed is revealed",
+            result=result_line(scene.standing) if scene.final and scene.standing else None,
         ))
     return out
 

@@ -155,16 +155,25 @@ class Checked(_Out):
 
 
 class AuditItem(_Out):
+    """One check of ``audit``: ``ok`` when it was made and holds; ``status``
+    says ``ok``, ``failed``, or ``unchecked`` (it needs the seed of a refereed
+    game, still secret: the seed, the moves and the result wait for its reveal)."""
+
     what: str
     ok: bool
     text: str
+    status: Literal["ok", "failed", "unchecked"]
 
 
 class Audit(_Out):
-    """``audit --json``: each check with its verdict; ``passed`` only if all hold."""
+    """``audit --json``: each check with its verdict; ``passed`` only if every
+    check was made and holds. ``status`` is ``passed``, ``failed``, or
+    ``pending``: nothing failed, but a refereed game's seed is still secret,
+    so what needs it waits for the reveal (the exit status is then 0)."""
 
     passed: bool
     items: list[AuditItem]
+    status: Literal["passed", "failed", "pending"]
 
 
 class Audited(_Out):
@@ -176,6 +185,8 @@ class Audited(_Out):
     passed: bool
     items: list[AuditItem]
     error: ErrorInfo | None
+    #: As ``audit --json`` for one log: ``passed``, ``failed`` or ``pending``.
+    status: Literal["passed", "failed", "pending"] = "failed"
 
 
 class Diff(_Out):

@@ -1241,7 +1241,7 @@ def test_cli_a_three_player_game_to_the_end(tmp_path):
             break
         who, moves = data["player"], data["moves"]
         shown = runner.invoke(app, ["show", str(path), "--as", who, "--ascii"])
-        assert shown.exit_code == 0 and f"> {'abc'[NAMES.index(who)]} {who}" in shown.stdout
+        assert shown.exit_code == 0 and f"* {'abc'[NAMES.index(who)]} {who}" in shown.stdout
         # Prefer a modest prediction when one is allowed, typed the way a player would.
         bets = [m for m in moves if m.endswith("+1T") or m.endswith("+2P")]
         move = (bets or moves)[turns % len(bets or moves)]

@@ -1052,7 +1052,7 @@ def test_ascii_board_has_no_box_drawing(fresh):
     r = run("show", fresh, "--ascii")
     assert_ok(r)
     assert not re.search(r"[\u2500-\u257f\u2190-\u21ff]", r.stdout), r.stdout
-    assert "+------+" in r.stdout and "> ann" in r.stdout
+    assert "+------+" in r.stdout and "* ann" in r.stdout
     plain = run("show", fresh).stdout
     assert "┌" in plain and "→ ann" in plain  # without --ascii: box drawing
 

@@ -138,8 +138,11 @@ def check_views(game: GameSpec, state, players: int, params: dict, seed: str,
                 assert text.isascii()
                 assert all(line.isprintable() for line in text.splitlines())
         plain = game.render(seen, Style(unicode=True))
-        for line in plain.splitlines() + game.render(seen, Style(unicode=False)).splitlines():
+        mailed = game.render(seen, Style(unicode=False)).splitlines()
+        for line in plain.splitlines() + mailed:
             assert len(line) <= 72, f"a line of {len(line)} columns: {line!r}"
+        # A line that starts with '>' is a quotation to every mail client (#26).
+        assert not any(line.startswith(">") for line in mailed), "an ASCII line starts with '>'"
 
 
 @pytest.mark.parametrize(("game_id", "n", "params", "seed"), CASES)

@@ -94,7 +94,10 @@ CASES = [
     ("reveal", ["reveal", "{ref}"], 2),  # --secret missing
     ("reveal", ["reveal", "{game}", "--secret", "{secret}"], 1),  # open game
     ("audit", ["audit", "{game}"], 0),
-    ("audit", ["audit", "{ref}"], 1),  # the seed is secret: cannot be audited yet
+    ("audit", ["audit", "{ref}"], 0),  # the seed is secret: audited so far, nothing failed
+    ("show", ["show", "{ref}"], 0),  # the public view of a refereed game
+    ("show", ["show", "{ref}", "--as", "bob"], 1),  # bob's view needs the secret
+    ("show", ["show", "{ref}", "--json"], 1),  # a position needs the secret
     ("diff", ["diff", "{game}", "{game}"], 0),
     ("diff", ["diff", "{game}", "{bad}"], 1),
     ("diff", ["diff", "{game}"], 2),

@@ -164,6 +164,10 @@ def test_a_refereed_view_file_is_drawn_from_its_view(tmp_path: Path) -> None:
     r = runner.invoke(app, ["draw", str(tmp_path / "bob.json"), "-o", "-"])
     assert r.exit_code == 0, r.stderr
     assert "as seen by bob" in r.stdout and "not shown in a view file" in r.stdout
-    # Without the secret the public log cannot be drawn: the deal is hidden.
-    r = runner.invoke(app, ["draw", str(game), "--public", "-o", str(tmp_path / "x.svg")])
+    # Without the secret the board cannot be drawn (the deal is hidden): the
+    # public picture says so, and a player's view is refused.
+    r = runner.invoke(app, ["draw", str(game), "--public", "-o", "-"])
+    assert r.exit_code == 0 and "public view" in r.stdout
+    assert "not shown until the referee reveals the seed" in r.stdout
+    r = runner.invoke(app, ["draw", str(game), "--as", "bob", "-o", str(tmp_path / "x.svg")])
     assert r.exit_code == 1 and "secret" in r.stderr

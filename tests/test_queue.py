@@ -151,7 +151,7 @@ def test_extend_from_writes_the_report_into_the_reply(tmp_path: Path) -> None:
     referee.check_view(back)  # the notes are covered by the proof
     r = runner.invoke(app, ["show", str(reply), "--ascii"])
     assert r.exit_code == 0
-    assert "From the referee (" in r.output and "dropped 'nonsense'" in r.output
+    assert "Notes from the referee (" in r.output and "dropped 'nonsense'" in r.output
     # --reply without --from is a usage error.
     r = runner.invoke(app, ["extend", str(g), turn[0], "--reply", str(reply)])
     assert r.exit_code == 2

@@ -828,13 +828,13 @@ def test_render_shows_boards_follow_suits_bids_tricks_and_scores():
                              scores=(7, 0, 3)), "B5-2", "G9-1")
     text = GAME.render(GAME.view(state, CY), Style(unicode=False))
     assert text.isascii()
-    rows = {line.split("|")[1].strip(" >*"): line for line in text.splitlines()
+    rows = {line.split("|")[1].strip(" *+"): line for line in text.splitlines()
             if line.startswith("|")}
     assert [c.strip() for c in rows["ann"].split("|")[2:9]] == ["", "B5", "", "1+", "0", "7", "2"]
     assert [c.strip() for c in rows["bob"].split("|")[2:9]] == ["G9", "", "", "0", "0", "0", "2"]
     assert [c.strip() for c in rows["follow"].split("|")[2:5]] == ["green (bob)", "blue (ann)", ""]
     assert "cy's hand: O5 G3 B7" in text
-    assert "| > cy " in text and "|  *ann " in text
+    assert "| * cy " in text and "|  +ann " in text
     unicode = GAME.render(GAME.view(state, CY), Style(unicode=True, color=True))
     assert "│" in unicode and "\x1b[" in unicode
 

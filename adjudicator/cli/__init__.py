@@ -47,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                      "happened since they last moved, their legal moves."),
     "reveal": ("check", "Publish the seed of a refereed game in its log, so anyone can audit it."),
     "audit": ("check", "Check everything about logs: a short report for one, a line each for "
-                       "many; exit 0 only if all holds."),
+                       "many; exit 0 unless a check fails."),
     "diff": ("check", "Say whether two copies of a log are the same game, and where they part."),
     "rules": ("tools", "Print a game's notation document: the move grammar, examples and every "
                        "ruling (installed with the package; error messages point to it)."),

@@ -96,6 +96,9 @@ def reveal(log: LogArg, secret: Annotated[str, typer.Option("--secret", metavar=
     typer.echo(f"Revealed the seed in {log}: anyone can now run 'adjudicator audit {log}'.")
 
 
+_MARKS = {"ok": "ok  ", "failed": "FAIL", "unchecked": "wait"}
+
+
 def audit(
     logs: LogsArg = None,
     files_from: FilesFromOpt = None,
@@ -104,13 +107,16 @@ def audit(
     jobs: JobsOpt = None,
 ) -> None:
     """Check everything about logs: a short report for one, a line each for
-    many; exit 0 only if all holds.
+    many; exit 0 unless a check fails.
 
     The seed against the commitment, the digest chain, every move, the result.
-    Many logs (several files, directories, archives, --files-from FILE:
-    found as validate finds them) are audited on every core, each with one
-    line in the order found: "ok NAME: audit passed", or the first check that
-    fails; --json prints a list with each log's report.
+    A refereed game whose seed is still secret is audited so far: the header,
+    the chain and the signatures; the deal, the moves' legality and the
+    result are marked 'wait' until the referee reveals the seed. Many logs
+    (several files, directories, archives, --files-from FILE: found as
+    validate finds them) are audited on every core, each with one line in
+    the order found: "ok NAME: audit passed" (or "passed so far"), or the
+    first check that fails; --json prints a list with each log's report.
 
     \b
     Example: adjudicator audit game.json
@@ -119,23 +125,31 @@ def audit(
     if not inputs.single:
         secret_file = actions.read_secret(secret)
         results = actions.audit_logs(inputs, secret_file, jobs=jobs)
-        checked, bad = _stream(results, inputs, json_, "auditing", lambda entry: entry.passed)
+        checked, bad = _stream(results, inputs, json_, "auditing",
+                               lambda entry: entry.error is None and entry.status != "failed")
         if inputs.expanded and not json_:
             typer.echo(f"{checked} logs audited, {bad} failed", err=True)
         if bad:
             raise typer.Exit(1)
         return
     (log,) = inputs.paths
-    report = match.audit(actions.read_log(log), actions.read_secret(secret))
+    stored = actions.read_log(log)
+    report = match.audit(stored, actions.read_secret(secret))
+    name = actions.source(log)
     if json_:
         echo_json(report)
     else:
-        typer.echo(f"Audit of {actions.source(log)}:")
+        if report.status == "pending":
+            state = "in progress" if stored.result is None else "over"
+            typer.echo(f"Audit of {name} ({state}; the seed is not yet revealed):")
+        else:
+            typer.echo(f"Audit of {name}:")
         for item in report.items:
-            typer.echo(f"  {'ok  ' if item.ok else 'FAIL'} {item.what}: {one_line(item.text)}")
-        typer.echo("Audit passed." if report.passed else "Audit FAILED.")
-    if not report.passed:
-        failed = next(i for i in report.items if not i.ok)
+            typer.echo(f"  {_MARKS[item.status]} {item.what}: {one_line(item.text)}")
+        typer.echo("Audit passed." if report.passed else "Audit FAILED." if report.status == "failed"
+                   else "Audit passed so far: the deal and the moves' legality wait for the reveal.")
+    if report.status == "failed":
+        failed = next(i for i in report.items if i.status == "failed")
         typer.echo(one_line(f"Error: audit failed: {failed.what}: {failed.text}"), err=True)
         raise typer.Exit(1)
 

@@ -89,7 +89,8 @@ def show(
     By default the position is shown as the player to move sees it (and with
     their legal moves); once the game is over, as everybody sees it. The whole
     log must be valid, unless --ignore-rest is given with --at. LOG may also be
-    a view file from the referee.
+    a view file from the referee. A refereed game whose seed is secret shows
+    anyone its public view: the moves and the result, not the board.
 
     \b
     Example: adjudicator show game.json --as bob --at 5
@@ -105,14 +106,31 @@ def show(
         else:
             typer.echo(present.view_file_text(value, seen, style(ascii_), name))
         return
-    shown = actions.show(value, actions.read_secret(secret), as_player=as_, public=public, at=at,
+    secret_file = actions.read_secret(secret)
+    if actions.sealed(value, secret_file):
+        if as_ is not None and public:
+            raise UsageError("give --as PLAYER or --public, not both")
+        _spectate(actions.spectate(value, as_player=as_, at=at, ignore_rest=ignore_rest),
+                  json_, ascii_)
+        return
+    shown = actions.show(value, secret_file, as_player=as_, public=public, at=at,
                          ignore_rest=ignore_rest)
     if json_:
         echo_json(shown.position)
         return
     look = style(ascii_)
     typer.echo(present.position_text(shown.game, shown.position, look, len(shown.log.moves),
-                                     present.tag_lines(shown.log, look), details))
+                                     present.tag_lines(shown.log, look), details,
+                                     players=shown.log.players))
+
+
+def _spectate(seen: actions.Spectated, json_: bool, ascii_: bool) -> None:
+    """A refereed game whose seed is secret, as anyone may see it."""
+    if json_:
+        raise actions.sealed_json()
+    look = style(ascii_)
+    typer.echo(present.public_text(seen.game, seen.log, seen.ply, look,
+                                   present.tag_lines(seen.log, look), seen.signed))
 
 
 def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None:
@@ -175,8 +193,9 @@ def extend(
             return
         vf = chosen.view
         queued = f" and queued {', '.join(vf.queued)}" if vf.queued else ""
+        plain = Style(unicode=False)
         typer.echo(safe(f"Recorded {vf.player}'s move {vf.move.move}{queued} in {log}: "  # type: ignore[union-attr]
-                        "send the file to the referee.", Style(unicode=False)))
+                        "send the file to the referee.", plain, present.names_for(vf.log.players, plain)))
         return
     if reply is not None and from_ is None:
         raise UsageError("--reply FILE goes with --from VIEWFILE")
@@ -195,17 +214,18 @@ def _record(log: str, raw: bytes, got: actions.Found, moves: list[str], *,
         put(done.output)
         return
     look = style(ascii_)
+    names = present.names_for(done.log.players, look)
     count = len(done.added)
     typer.echo(safe(f"Recorded {count} move{'s' * (count != 1)} in {log}: "
                     + " ".join(e.move for e in done.added), look))
     if done.taken is not None and done.taken.dropped:
         for line in done.taken.notes()[1:]:
-            typer.echo(fold(f"{done.taken.player}'s queue: {line}", look))
+            typer.echo(fold(f"{done.taken.player}'s queue: {line}", look, names))
     if done.reply is not None:
-        typer.echo(safe(f"Wrote {done.reply} for {done.taken.player}.", look))  # type: ignore[union-attr]
+        typer.echo(safe(f"Wrote {done.reply} for {done.taken.player}.", look, names))  # type: ignore[union-attr]
     assert done.game is not None and done.position is not None
     typer.echo(present.position_text(done.game, done.position, look, len(done.log.moves),
-                                     present.tag_lines(done.log, look)))
+                                     present.tag_lines(done.log, look), players=done.log.players))
 
 
 def _event(log: str, event: str, as_: str, comment: str | None, expect: int | None,
@@ -299,13 +319,23 @@ def replay(
     browser, offline: pictures, arrow keys, the move list, the legal moves
     and the score at each step. An open or revealed game offers every
     player's view and the public one; a refereed game replayed by its
-    referee (--secret) shows the public view, or --as PLAYER's.
+    referee (--secret) shows the public view, or --as PLAYER's; by anyone
+    else while its seed is secret, the moves and the result, not the board.
 
     \b
     Example: adjudicator replay examples/atlas/3-players.json --html -o atlas.html
     """
     stored = actions.read_log(log)
-    data = match.unlock(stored, actions.read_secret(secret))
+    secret_file = actions.read_secret(secret)
+    if actions.sealed(stored, secret_file):
+        if html:
+            _replay_unseen(stored, as_, public, output, force)
+        elif output is not None:
+            raise UsageError("-o FILE goes with --html")
+        else:
+            _spectate(actions.spectate(stored, as_player=as_), json_, ascii_)
+        return
+    data = match.unlock(stored, secret_file)
     if html:
         _replay_html(stored, data, as_, public, output, force)
         return
@@ -320,7 +350,8 @@ def replay(
         return
     look = style(ascii_)
     for pos in positions:
-        typer.echo(present.position_text(game, pos, look, len(data.moves), details=details))
+        typer.echo(present.position_text(game, pos, look, len(data.moves), details=details,
+                                         players=data.players))
         typer.echo("")
 
 
@@ -347,6 +378,26 @@ def _replay_html(stored: Log, data: Log, as_: str | None, public: bool,
                f"{len(seats)} view{'s' * (len(seats) != 1)}.")
 
 
+def _replay_unseen(stored: Log, as_: str | None, public: bool, output: str | None,
+                   force: bool) -> None:
+    """The HTML replay of a refereed game whose seed is secret: the public
+    view, a picture a move without the board (:func:`drawing.unseen`)."""
+    from .. import html as html_
+
+    if output is None:
+        raise UsageError("--html needs -o FILE")
+    if as_ is not None and public:
+        raise UsageError("give --as PLAYER or --public, not both")
+    seen = actions.spectate(stored, as_player=as_)
+    page = html_.page(f"{seen.game.title}: {', '.join(stored.players)}",
+                      [("public view", html_.unseen_frames(seen.game, stored))],
+                      subtitle=f"{len(stored.moves)} moves; {match.describe(stored.result)}; "
+                               "the seed is secret: no board until the referee reveals it")
+    files.write(output, page.encode("utf-8"), replace=force)
+    typer.echo(f"Wrote {output}: {len(stored.moves) + 1} positions, the public view "
+               "(the board waits for the reveal of the seed).")
+
+
 def draw(
     log: LogArg,
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="FILE.svg or FILE.png (- writes SVG to stdout).")],
@@ -360,7 +411,8 @@ def draw(
 
     Drawn from the same view as 'show', so a picture never shows what its
     viewer may not see: by default the player to move's, --as PLAYER's, or
-    --public. LOG may be a view file from the referee.
+    --public. LOG may be a view file from the referee. A refereed game whose
+    seed is secret is drawn as anyone sees it: the moves, not the board.
 
     \b
     Example: adjudicator draw game.json --public -o board.png

@@ -21,7 +21,9 @@ def render(v: View, style: Style) -> str:
         h, bar, down, arrow = "─", "│", "▓▓", "→"
         top, mid, bot = ("┌", "┬", "┐"), ("├", "┼", "┤"), ("└", "┴", "┘")
     else:
-        h, bar, down, arrow = "-", "|", "##", ">"
+        # "*", not ">", marks the player to move: a line that starts with
+        # ">" is a quotation to every mail client.
+        h, bar, down, arrow = "-", "|", "##", "*"
         top = mid = bot = ("+", "+", "+")
     width = 5
     up, flipped, out = set(v.face_up), set(v.face_down), set(v.out_of_game)

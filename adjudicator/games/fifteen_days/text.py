@@ -54,7 +54,7 @@ def render(v: View, style: Style) -> str:
     ml, mm, mr = ("├", "┼", "┤") if u else ("+", "+", "+")
     bl, bm, br = ("└", "┴", "┘") if u else ("+", "+", "+")
     down, up = ("↓", "↑") if u else ("v", "^")
-    arrow = "→" if u else ">"
+    arrow = "→" if u else "*"  # never ">" first on a line: mail reads that as a quotation
     lines: list[str] = []
 
     def label(c: CornerView) -> str:

@@ -46,7 +46,7 @@ def render(v: View, style: Style) -> str:
     else:
         h, vbar = "-", "|"
         top = mid = bot = ("+", "+", "+")
-        arrow, dot = ">", "-"
+        arrow, dot = "*", "-"  # never ">" first on a line: mail reads that as a quotation
     at = {sq: str(p + 1) for p, sq in enumerate(v.tokens) if sq is not None}
     house = "⌂" if style.unicode else "H"
     homes = {sq: house + str(p + 1) for p, sq in enumerate(v.homes) if sq is not None}

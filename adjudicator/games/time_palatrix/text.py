@@ -103,7 +103,7 @@ def _board(v: View, style: Style) -> tuple[list[str], list[str]]:
     is taken, else the first that fits with wrapped cells; long names are cut
     across lines only if nothing else fits.
     """
-    arrow = "→" if style.unicode else ">"
+    arrow = "→" if style.unicode else "*"  # as in every game: never ">", a quotation in mail
     locs = range(v.locations)
     numbers = ("bid", "won", "pts", "held")
     below: list[str] = []
@@ -121,7 +121,7 @@ def _board(v: View, style: Style) -> tuple[list[str], list[str]]:
             rows = [[["player"], *[[f"{loc + 1} {pawns[loc]}"] for loc in locs],
                      *[[h] for h in numbers]]]
         for p, name in enumerate(v.players):
-            mark = (arrow if v.to_move == name else " ") + ("*" if v.start_player == name else " ")
+            mark = (arrow if v.to_move == name else " ") + ("+" if v.start_player == name else " ")
             said = v.bids[p]
             bid = "-" if said is None else said
             rows.append([[mark + name], *[[_paint_card(c, style)] if c else [] for c in v.boards[p]],
@@ -246,8 +246,8 @@ def render(v: View, style: Style) -> str:
     lines.append("")
     table, below = _board(v, style)
     lines += table + below
-    arrow = "→" if style.unicode else ">"
-    lines.append(f"{arrow} to move   * start player (leads the first trick)")
+    arrow = "→" if style.unicode else "*"
+    lines.append(f"{arrow} to move   + start player (leads the first trick)")
     lines.append("won: tricks won this hand   pts: score   held: cards in hand")
     lines.append("")
     if v.my_cards is not None:

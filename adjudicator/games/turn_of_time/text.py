@@ -73,7 +73,7 @@ def render(v: View, style: Style) -> str:
             lines.append(f"Drawn card: {_paint_card(v.drawn, style)} ({v.deck} left in the deck)")
     else:
         width = max(len(p) for p in v.players)
-        arrow = "→" if style.unicode else ">"
+        arrow = "→" if style.unicode else "*"  # never ">" first on a line: mail quotes it
         for p, name in enumerate(v.players):
             mark = arrow if v.to_move == name else " "
             cards = v.hands[p]
