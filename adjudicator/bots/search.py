@@ -32,6 +32,11 @@ from .values import values
 if TYPE_CHECKING:
     from . import Decision, Position
 
+#: What one iteration costs in the budget besides the moves it plays: a
+#: state drawn from the view and a walk down the tree, about as much as this
+#: many moves (near the end of a game, when rollouts are short, iterations
+#: would otherwise multiply without bound).
+ITERATION_COST = 20
 #: The exploration constant of the bound (values are in [0, 1]).
 EXPLORATION = 0.7
 #: A rollout longer than this many moves is scored as the game stands.
@@ -53,7 +58,8 @@ class Node:
 
 class Search:
     """The search as a player: ``Search(iterations=N)``, ``Search(seconds=S)``,
-    ``Search(plies=N)`` (moves simulated, tree and rollouts together), or by
+    ``Search(plies=N)`` (moves simulated, tree and rollouts together, each
+    iteration counting :data:`ITERATION_COST` more), or by
     default the game's standard budget (its ``bot_plies``)."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
@@ -116,6 +122,7 @@ class Search:
             if deadline is not None and iteration and self.clock() >= deadline:
                 break
             iteration += 1
+            plies += ITERATION_COST
             state = game.consistent(view, params, f"{position.seed}/{iteration}")
             if not texts:
                 for move in legal_moves(state):
