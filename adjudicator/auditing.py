@@ -3,6 +3,7 @@ dispute would, and two copies of a log compared."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -11,6 +12,7 @@ from . import seal
 from .chain import check_chain
 from .errors import BadLogError, MoveError
 from .log import Log, MoveEntry, Secret
+from .played import Replay
 from .replaying import check_result, describe, replay
 from .signing import check_seals, unlock
 from .starting import check_header
@@ -112,11 +114,13 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
                   "none yet: the game goes on, as the referee signed it")
     elif all(i.ok for i in items):
         try:
-            rep = replay(unlocked)
+            rep = replay(unlocked, keep=unlocked.time is not None)
             item("moves", True, f"all {len(log.moves)} by the player to move, legal and canonical")
+            if unlocked.time is not None:
+                _clock_items(unlocked, rep, item)
             try:
                 check_result(rep)
-                over = rep.game.outcome(rep.state)
+                over = rep.outcome
                 item("result", True, f"matches: {describe(over)}" if over is not None else
                      f"none yet: the game goes on, {rep.to_move()} to move")
             except BadLogError as e:
@@ -124,6 +128,26 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
         except (BadLogError, MoveError) as e:
             item("moves", False, str(e))
     return _report(items)
+
+def _clock_items(log: Log, rep: Replay, item: Callable[[str, bool, str], bool]) -> None:
+    """The acts of the clock, each owed when recorded (the replay checked
+    that), listed; and every stand-in's move played again."""
+    from . import clock, events
+
+    acts = [e.move for e in log.moves if events.act_of(e.move) is not None]
+    counts: dict[str, int] = {}
+    for text in acts:
+        kind = text[1:].split(" ", 1)[0]
+        counts[kind] = counts.get(kind, 0) + 1
+    said = ", ".join(f"{n} {kind}" for kind, n in counts.items()) or "none"
+    item("clock", True, f"every act owed when recorded: {said}")
+    if "stand-in" in counts:
+        try:
+            n = clock.check_stand_ins(rep.game, log, rep.states)
+            item("stand-ins", True, f"all {n} stand-in moves are the bot's, played again")
+        except MoveError as e:
+            item("stand-ins", False, str(e))
+
 
 class Comparison(msgspec.Struct, frozen=True):
     """Two copies of a log compared: whether they are the same (game, moves

@@ -506,3 +506,58 @@ def check_header(log: Log) -> None:
     problem = check(log.time)
     if problem:
         raise BadLogError(f"header: time control: {problem}")
+
+
+# --- the stand-in's move ---------------------------------------------------------------------------
+
+
+def stand_in_seed(log: Log) -> str:
+    """The seed of a stand-in's move after ``log``'s entries: the digest of
+    the last entry that is not an act of the clock (a move or a player's
+    event, which the referee does not choose; the header's digest before the
+    first move)."""
+    from .chain import head_digest
+
+    for entry in reversed(log.moves):
+        if not (entry.move.startswith("@") and entry.move[1:].split(" ", 1)[0] in ACTS):
+            return entry.digest
+    return head_digest(log).hex()
+
+
+def stand_in_move(game: Any, state: Any, log: Log) -> str:
+    """The move a stand-in plays for the player to move in ``state``, after
+    ``log``'s entries: the header's bot level on that player's view, with
+    :func:`stand_in_seed`. Anyone holding the state (the revealed log) gets
+    the same move."""
+    from . import bots
+
+    assert log.time is not None
+    return bots.move_for(game, state, log.params, log.players, level=log.time.stand_in,
+                         seed=stand_in_seed(log))
+
+
+def check_stand_ins(game: Any, log: Log, states: Sequence[Any]) -> int:
+    """Every stand-in's move of ``log`` (revealed: ``states`` is its replay's,
+    the state before each entry and after the last) played again: raises
+    :class:`IllegalMoveError` at the first that is not the bot's; returns
+    how many were checked."""
+    count = 0
+    for i, entry in enumerate(log.moves[:-1]):
+        if not entry.move.startswith("@stand-in "):
+            continue
+        prefix = replace_moves(log, log.moves[:i + 1])
+        expected = stand_in_move(game, states[i + 1], prefix)
+        played = log.moves[i + 1]
+        if played.move != expected:
+            raise IllegalMoveError(
+                f"move {i + 2} ({played.by}) {played.move!r} was recorded as a stand-in's, but "
+                f"the stand-in ({log.time.stand_in if log.time else '?'}) plays {expected!r}",
+                CLAUSE)
+        count += 1
+    return count
+
+
+def replace_moves(log: Log, moves: Any) -> Log:
+    import msgspec
+
+    return msgspec.structs.replace(log, moves=tuple(moves))

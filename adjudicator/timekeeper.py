@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import bots, clock, events, match
+from . import clock, match
 from .log import Log, Secret
 from .played import Replay
 from .recording import act
@@ -44,25 +44,10 @@ class Acted:
     table: bool
 
 
-def stand_in_seed(log: Log) -> str:
-    """The seed of a stand-in's move after ``log``'s entries: the digest of
-    the last entry that is not an act of the clock (the header's digest
-    before the first move)."""
-    from .chain import head_digest
-
-    for entry in reversed(log.moves):
-        if events.act_of(entry.move) is None:
-            return entry.digest
-    return head_digest(log).hex()
-
-
 def stand_in_move(rep: Replay) -> str:
     """The move a stand-in plays for the player to move in ``rep`` (an
-    unlocked replay whose log has a time control)."""
-    log = rep.log
-    assert log.time is not None
-    return bots.move_for(rep.game, rep.state, log.params, log.players,
-                         level=log.time.stand_in, seed=stand_in_seed(log))
+    unlocked replay whose log has a time control): :func:`clock.stand_in_move`."""
+    return clock.stand_in_move(rep.game, rep.state, rep.log)
 
 
 def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:

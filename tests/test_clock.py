@@ -285,3 +285,32 @@ def test_an_outage_stops_every_clock() -> None:
     assert acted.log.moves[-1].move == "@outage 2026-03-02T11:00:00Z"
     # ann had used 2 h: 8 h left from 30.
     assert clock.timeline(match.unlock(acted.log, secret), "ann").deadline() == at(38)
+
+
+def test_audit_plays_every_stand_in_again_and_catches_a_referee_who_chose() -> None:
+    """The referee cannot pass off a move of its own choosing as the
+    stand-in's: after the reveal, audit plays the bot again on that view."""
+    log, secret = game("per-move=10h expiry=stand-in stand-in=search:20")
+    log, _ = run(log, secret, at(10))
+    played = match.reveal(log, secret)
+    report = match.audit(played)
+    assert report.passed, report
+    said = {i.what: i.text for i in report.items}
+    assert said["stand-ins"] == "all 1 stand-in moves are the bot's, played again"
+    assert said["clock"] == "every act owed when recorded: 1 remind, 1 timeout, 1 stand-in"
+    # The referee's own choice instead, re-chained and re-signed: every
+    # check a player can make passes, and audit still finds it.
+    unlocked = match.unlock(log, secret)
+    before = match.replay(unlocked, upto=len(unlocked.moves) - 1)
+    chosen = next(m for m in before.legal() if m != unlocked.moves[-1].move)
+    bare = msgspec.structs.replace(unlocked, moves=unlocked.moves[:-1])
+    from adjudicator.chain import sealed
+
+    forged = msgspec.structs.replace(bare, moves=sealed(
+        bare, [(unlocked.moves[-1].by, chosen, unlocked.moves[-1].comment)],
+        unlocked.moves[-1].at))
+    forged = match.reveal(match.sign(match.publish(forged, log), secret), secret)
+    report = match.audit(forged)
+    assert not report.passed
+    failed = next(i for i in report.items if not i.ok)
+    assert failed.what == "stand-ins" and "was recorded as a stand-in's" in failed.text
