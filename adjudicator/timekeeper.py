@@ -127,3 +127,67 @@ def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted | 
     return _done(log, secret, rep, "outage", None,
                  f"the referee was down from {start} to {clock.stamp(now)}: no clock ran "
                  "meanwhile", True)
+
+
+#: The organiser's acts (``adjudicator referee DIR admin ...``) and the
+#: arguments each takes after the game's name.
+ORGANISER = {"pause": (), "resume": (), "extend": ("PLAYER", "HOURS")}
+
+
+def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted:
+    """The organiser's act ``words`` (the act and its arguments after the
+    game's name: ``pause``, ``resume``, ``extend PLAYER HOURS``) on ``log``,
+    recorded at ``now`` and signed. Raises :class:`AdjudicatorError` with
+    one line for an act the log refuses."""
+    from .errors import UsageError
+
+    if not words or words[0] not in ORGANISER:
+        raise UsageError(f"the organiser's acts: {', '.join(ORGANISER)}")
+    kind, args = words[0], words[1:]
+    if len(args) != len(ORGANISER[kind]):
+        raise UsageError(f"write: {' '.join([kind, 'GAME', *ORGANISER[kind]])}")
+    if log.time is None:
+        raise UsageError("this game has no time control: there is no clock to act on")
+    rep = act(match.unlock(log, secret), "@" + " ".join([kind, *args]), at=clock.stamp(now))
+    said = {"pause": "the organiser paused every clock of the game",
+            "resume": "the organiser restarted the clocks",
+            "extend": f"the organiser gave {args[0]} {args[-1]} more hours" if args else ""}
+    return _done(log, secret, rep, kind, args[0] if args else None, said[kind], True)
+
+
+def player_act(log: Log, secret: Secret, player: str, words: list[str],
+               now: datetime) -> Acted:
+    """A player's own act of the clock, asked for by mail: ``absent FROM TO``
+    (dates, ``2026-12-24``, in the time control's zone: from the start of
+    FROM to the end of TO) or ``back``."""
+    from .errors import UsageError
+
+    if log.time is None:
+        raise UsageError("this game has no time control: there is no clock to stop")
+    unlocked = match.unlock(log, secret)
+    at = clock.stamp(now)
+    if words[:1] == ["back"]:
+        rep = act(unlocked, f"@back {player}", at=at)
+        return _done(log, secret, rep, "back", player, f"{player} is back", True)
+    if words[:1] != ["absent"] or len(words) != 3:
+        raise UsageError("write: absent FROM TO (dates: absent 2026-12-24 2026-12-27), or back")
+    start, end = absence_span(words[1], words[2], log.time.zone)
+    rep = act(unlocked, f"@absent {player} {clock.stamp(start)} {clock.stamp(end)}", at=at)
+    return _done(log, secret, rep, "absent", player,
+                 f"{player} is away from {words[1]} to {words[2]}: their clock stops then", True)
+
+
+def absence_span(first: str, last: str, zone: str) -> tuple[datetime, datetime]:
+    """From the start of day ``first`` to the end of day ``last``, in ``zone``."""
+    from datetime import date, time as daytime, timedelta
+
+    from .errors import UsageError
+
+    try:
+        a, b = date.fromisoformat(first), date.fromisoformat(last)
+    except ValueError:
+        raise UsageError("absent FROM TO takes dates written 2026-12-24") from None
+    tz = clock.zone(zone)
+    start = datetime.combine(a, daytime(0), tz)
+    end = datetime.combine(b + timedelta(days=1), daytime(0), tz)
+    return start, end

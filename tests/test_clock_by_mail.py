@@ -200,3 +200,82 @@ def test_a_reply_to_the_mail_before_a_reminder_still_counts(tmp_path: Path,
     assert logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves == log.moves
     other.collect(smtp.sink)
     assert "your mail answers move" in str(other.inbox[-1].get_body().get_content())
+
+
+def test_the_organiser_acts_at_the_machine_and_every_act_is_in_the_log(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    from filelock import FileLock
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=forfeit", "a1")
+    runner = CliRunner()
+
+    def admin(*words: str, code: int = 0) -> str:
+        r = runner.invoke(app, ["referee", str(tmp_path), "admin", *words])
+        assert r.exit_code == code, (words, r.output)
+        assert "Traceback" not in r.output
+        return r.output
+
+    assert admin("status").startswith("g: move 1, ")
+    assert "the organiser paused every clock of the game" in admin("pause", "g")
+    assert "(clock paused)" in admin("status")
+    # Every player is told, with their view file.
+    told = {rcpt[0] for rcpt, _ in smtp.sink.received}
+    assert told == set(roster.values())
+    admin("resume", "g")
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = log.players[0]
+    assert "gave" in admin("extend", "g", first, "24")
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log) == ["@pause", "@resume", f"@extend {first} 24"]
+    assert match.audit(log).status == "pending"  # signed and chained; the deal waits
+    # Refused with one line, and nothing recorded.
+    assert "the clock is not paused" in admin("resume", "g", code=1)
+    admin("extend", "nosuch", "ann", "3", code=2)
+    admin("fly", "g", code=2)
+    assert acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes())) == acts_of(log)
+    # While a referee runs on the directory, the act waits for its round.
+    with FileLock(str(tmp_path / ".referee.lock")):
+        assert "Queued as admin/" in admin("pause", "g")
+    assert acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes())) == acts_of(log)
+    postal.MailReferee(tmp_path).run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[-1] == "@pause"
+    assert not list((tmp_path / "admin").glob("*.json"))
+
+
+def test_a_player_mails_an_absence_and_comes_back(tmp_path: Path, smtp: SMTPServer) -> None:
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=24h absence=72h expiry=forfeit", "b1")
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = log.players[0]
+    player = Player(first, roster[first], random.Random(3))
+    player.collect(smtp.sink)
+    deliver(tmp_path, player.reply(player.inbox[-1], "absent 2026-03-03 2026-03-04"))
+    now[0] += timedelta(hours=1)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log) == [f"@absent {first} 2026-03-03T00:00:00Z 2026-03-05T00:00:00Z"]
+    # Her clock stops for the two days: due at 09:00 on the 5th, not the 3rd.
+    assert clock.timeline(log, first).deadline() == START + timedelta(days=3)
+    # Beyond the cap: refused by mail, with the rule, nothing recorded.
+    player.collect(smtp.sink)
+    deliver(tmp_path, player.reply(player.inbox[-1], "absent 2026-03-10 2026-03-12"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    player.collect(smtp.sink)
+    assert "may be absent 72 hours" in str(player.inbox[-1].get_body().get_content())
+    assert acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes())) == acts_of(log)
+    deliver(tmp_path, player.reply(player.inbox[-2], "back"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[-1] == f"@back {first}"
+    assert clock.timeline(log, first).deadline() == START + timedelta(hours=24)
+    assert match.audit(log).status == "pending"

@@ -14,6 +14,7 @@ from ..present import safe
 
 def referee(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="The referee's directory: referee.toml, roster.toml, games/, Maildir/.", show_default=False)],
+    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS'; recorded in the game's log and told to its players.", show_default=False)] = None,
     once: Annotated[bool, typer.Option("--once", help="Handle what is waiting, send the spool, and exit (for cron).")] = False,
     poll: Annotated[float | None, typer.Option("--poll", metavar="SECONDS", help="Seconds between rounds (default: referee.toml's poll, else 60).", min=0.05)] = None,
 ) -> None:
@@ -22,6 +23,10 @@ def referee(
 
     Without --once it runs until stopped (SIGTERM or Ctrl-C end it cleanly
     after the message in hand). The README says how to set a directory up.
+    'admin ...' acts as the organiser instead: 'admin status' lists the
+    games; 'admin pause GAME', 'admin resume GAME' and 'admin extend GAME
+    PLAYER HOURS' act on a game's clock, each an entry of its signed log
+    that its players are mailed about.
 
     \b
     Example: adjudicator referee club/ --once
@@ -36,6 +41,9 @@ def referee(
     root = Path(directory)
     if not root.is_dir():
         raise AdjudicatorError(f"{directory}: no such directory")
+    if admin:
+        _admin(root, admin)
+        return
     try:
         lock = FileLock(str(root / ".referee.lock"), timeout=0)
         lock.acquire()
@@ -64,3 +72,44 @@ def referee(
 
 
 COMMANDS = {"referee": referee}
+
+
+def _admin(root: Path, words: list[str]) -> None:
+    """``referee DIR admin ...``: the organiser's acts. ``status`` is read at
+    once; an act is queued for the referee (``admin/``) and, when no referee
+    runs on the directory now, carried out and mailed at once."""
+    from filelock import FileLock, Timeout
+
+    from .. import postal
+    from ..errors import UsageError
+
+    if words[0] != "admin" or len(words) < 2:
+        raise UsageError("after DIR: admin status, admin pause|resume GAME, or admin extend "
+                         "GAME PLAYER HOURS")
+    ref = postal.MailReferee(root)
+    if words[1] == "status":
+        for line in ref.status():
+            typer.echo(safe(line, Style(unicode=False)))
+        return
+    if words[1] not in ("pause", "resume", "extend") or len(words) < 3:
+        raise UsageError("admin pause GAME, admin resume GAME, or admin extend GAME PLAYER HOURS")
+    if words[2] not in ref.roster:
+        raise UsageError(f"no game {words[2]!r} here (games: {', '.join(ref.roster)})")
+    name = ref.request(words[1:])
+    lock = FileLock(str(root / ".referee.lock"), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        typer.echo(f"Queued as admin/{name}: the running referee records it in its next round.")
+        return
+    try:
+        lines = ref.organise()
+        sent, failure = ref.flush()
+    finally:
+        lock.release()
+    for line in lines:
+        typer.echo(safe(line, Style(unicode=False)))
+    if failure is not None:
+        typer.echo(f"SMTP: {failure}; the mails wait in the spool", err=True)
+    if any("refused" in line for line in lines):
+        raise typer.Exit(1)

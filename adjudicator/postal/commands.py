@@ -25,7 +25,8 @@ from ..played import Replay
 from .compose import view_of
 from .incoming import strip_reply_prefix
 
-__all__ = ["COMMANDS", "TABLE", "Accept", "Command", "Help", "Legal", "MailCommand", "Move",
+__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Help", "Legal",
+           "MailCommand", "Move",
            "Played", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
            "help_text", "moves_of"]
 
@@ -149,6 +150,29 @@ class Resign(Event):
     help = (("resign [GAME]", "leave the game, ranked last"),)
 
 
+class Absent(MailCommand):
+    """A request to the game's clock (:func:`adjudicator.timekeeper.player_act`)."""
+
+    name = "absent"
+    help = (("absent [GAME] FROM TO", "away from date FROM to TO (2026-12-24):\n"
+                                      "your clock stops, within the game's cap"),)
+
+    def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+             player: str, at: str | None = None) -> Played:
+        from datetime import UTC, datetime
+
+        from .. import clock, timekeeper
+
+        now = datetime.now(UTC) if at is None else clock.parse_stamp(at)
+        acted = timekeeper.player_act(log, secret, player, [self.name, *args], now)
+        return Played(acted.log, (f"recorded: {acted.words}",), acted.replayed)
+
+
+class Back(Absent):
+    name = "back"
+    help = (("back [GAME]", "you are back: ends an absence, or a\nstand-in that plays for you"),)
+
+
 class Help(MailCommand):
     name = "help"
     help = (("help", "this text"),)
@@ -160,7 +184,8 @@ class Help(MailCommand):
 
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
-    Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Help())}
+    Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
+    Help())}
 COMMANDS = tuple(TABLE)
 
 

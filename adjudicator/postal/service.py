@@ -168,6 +168,8 @@ class MailReferee:
             self.spool.put(f"{name}-{i:03}.eml", base64.b64decode(mail))
         if key.startswith("msg:"):
             state.seen.add(key[4:])
+        if key.startswith("admin:"):  # the organiser's request, now carried out
+            (self.root / "admin" / key[6:]).unlink(missing_ok=True)
         if game is not None:
             state.announced[game] = incoming.digest(self.log_path(game).read_bytes())
         self.save_state(state)
@@ -276,6 +278,83 @@ class MailReferee:
             files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
         return done
 
+    def request(self, words: list[str]) -> str:
+        """Queue the organiser's act ``words`` (``pause GAME``, ``resume
+        GAME``, ``extend GAME PLAYER HOURS``) in ``admin/``: the referee
+        records it in its next round (:meth:`organise`). Returns its name."""
+        import secrets
+
+        folder = self.root / "admin"
+        folder.mkdir(exist_ok=True)
+        name = f"{int(self.now() * 1000):015d}-{secrets.token_hex(4)}.json"
+        files.write(str(folder / name), json.dumps(words).encode("utf-8"))
+        return name
+
+    def organise(self) -> list[str]:
+        """Every act the organiser queued in ``admin/``, oldest first, each
+        recorded, signed and told to its game's players through the journal
+        (so exactly once: the request is removed as the journal is carried
+        out), or refused with a line in ``referee.log``."""
+        from datetime import UTC, datetime
+
+        from ..errors import AdjudicatorError
+
+        self.carry_out()
+        folder = self.root / "admin"
+        done: list[str] = []
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            try:
+                words = json.loads(path.read_bytes())
+                if not (isinstance(words, list) and len(words) >= 2
+                        and all(isinstance(w, str) for w in words)):
+                    raise ConfigError("not an organiser's act")
+                act, name, *args = words
+                if name not in self.roster:
+                    raise ConfigError(f"no game {name!r} here (games: {', '.join(self.roster)})")
+                log_path = self.log_path(name)
+                raw = log_path.read_bytes()
+                log = logmod.decode(raw, str(log_path))
+                acted = timekeeper.organise(log, self.secret(name), [act, *args],
+                                            datetime.fromtimestamp(self.now(), UTC))
+            except (AdjudicatorError, ValueError) as e:
+                line = f"organiser's {path.name}: refused: {one_line(str(e))}"
+                self.note(line)
+                done.append(line)
+                path.unlink(missing_ok=True)
+                continue
+            key = f"admin:{path.name}"
+            line = f"{name}: {acted.words}"
+            self.note(line)
+            done.append(line)
+            self.journal(key, name, raw, logmod.encode(acted.log),
+                         self.clock_mails(name, acted, key), None)
+        return done
+
+    def status(self) -> list[str]:
+        """A line per game: its moves, who is to move and by when."""
+        from datetime import UTC, datetime
+
+        from .. import clock, match
+
+        out = []
+        for name in self.roster:
+            log = self.log(name)
+            if log.result is not None:
+                out.append(f"{name}: over after {len(log.moves)} entries: "
+                           f"{match.describe(log.result)}")
+                continue
+            rep = match.validate(match.unlock(log, self.secret(name)),
+                                 now=datetime.fromtimestamp(self.now(), UTC))
+            who = rep.to_move()
+            due = ""
+            if log.time is not None:
+                line = clock.timeline(rep.log, who)
+                when = line.deadline()
+                due = (" (clock paused)" if line.paused is not None else
+                       f", due {clock.stamp(when)}" if when is not None else "")
+            out.append(f"{name}: move {len(log.moves) + 1}, {who} to move{due}")
+        return out
+
     def clock_mails(self, name: str, acted: timekeeper.Acted, key: str) -> list[bytes]:
         """The mails an act of the clock sends: the player alone for a
         reminder, the whole table otherwise, each with their view file."""
@@ -339,7 +418,8 @@ class MailReferee:
                 line = f"{name}: put aside in quarantine/: {e}"
                 self.note(line)
                 done.append(line)
-        self.keep_time()
+        done += self.organise()
+        done += self.keep_time()
         self.announce()
         sent, failure = self.flush()
         if failure is not None:
