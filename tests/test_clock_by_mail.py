@@ -279,3 +279,63 @@ def test_a_player_mails_an_absence_and_comes_back(tmp_path: Path, smtp: SMTPServ
     assert acts_of(log)[-1] == f"@back {first}"
     assert clock.timeline(log, first).deadline() == START + timedelta(hours=24)
     assert match.audit(log).status == "pending"
+
+
+def test_every_mail_of_a_timed_game_carries_the_deadline_for_the_calendar(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    """RFC 6047: one event per game and seat (a stable UID), at the
+    deadline, its SEQUENCE rising whenever the deadline moves, CANCEL once
+    the player has moved; parsed back with the calendar library."""
+    from adjudicator import calendars
+
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=forfeit", "k1")
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first, second = log.players
+    players = {p: Player(p, roster[p], random.Random(4)) for p in log.players}
+    for p in players.values():
+        p.collect(smtp.sink)
+
+    def events(p: str) -> list:
+        out = []
+        for message in players[p].inbox:
+            for cal in calendars.read(message):
+                (event,) = cal.walk("VEVENT")
+                out.append((str(cal["METHOD"]), str(event["UID"]), int(event["SEQUENCE"]),
+                            event.decoded("DTSTART"), str(event.get("STATUS"))))
+        return out
+
+    (asked,) = events(first)
+    assert asked[0] == "REQUEST" and asked[4] == "CONFIRMED"
+    assert asked[3] == START + timedelta(hours=10)
+    assert events(second)[0][0] == "CANCEL"  # not bob's move: nothing due
+    now[0] += timedelta(hours=1)
+    ref.request(["extend", "g", first, "5"])  # the organiser gives 5 more hours
+    ref.run_once()
+    for p in players.values():
+        p.collect(smtp.sink)
+    moved = events(first)[-1]
+    assert moved[:2] == ("REQUEST", asked[1]) and moved[2] > asked[2]  # same event, later
+    assert moved[3] == START + timedelta(hours=15)
+    # first moves: their event is cancelled, second's is asked for.
+    message = players[first].inbox[-1]
+    vf = [f.value for f in mailparse.extract_all(message.as_bytes())
+          if isinstance(f.value, ViewFile)][0]
+    deliver(tmp_path, players[first].reply(message, f"move {vf.legal[0]}"))
+    now[0] += timedelta(minutes=10)
+    ref.run_once()
+    for p in players.values():
+        p.collect(smtp.sink)
+    done = events(first)[-1]
+    assert done[0] == "CANCEL" and done[1] == asked[1] and done[2] > moved[2]
+    assert done[4] == "CANCELLED"
+    due = events(second)[-1]
+    assert due[0] == "REQUEST" and due[3] == now[0] + timedelta(hours=10) - timedelta(
+        seconds=now[0].second)
+    assert calendars.uid("g", second, "club.test") == due[1] != asked[1]
+    # The text a player replies to is still the mail's body.
+    body = players[second].inbox[-1].get_body(preferencelist=("plain",))
+    assert "Your view file" in body.get_content()

@@ -47,7 +47,7 @@ class Composer:
     def mail(self, to: str, subject: str, body: str, *, game: str | None, seed: str,
              reply_to: Message | None = None,
              attachments: Sequence[tuple[str, str, bytes]] = (),
-             auto: str = "auto-generated") -> bytes:
+             auto: str = "auto-generated", calendar: bytes | None = None) -> bytes:
         msg = EmailMessage(policy=policy.SMTP)
         msg["From"] = f"{self.config.name} <{self.config.address}>"
         msg["To"] = to
@@ -68,6 +68,10 @@ class Composer:
                                    cte="7bit", filename=filename)
             else:
                 msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        if calendar is not None:
+            from .. import calendars
+
+            calendars.attach(msg, calendar)
         return msg.as_bytes()
 
     def position_mails(self, name: str, log: Log, views: Mapping[str, ViewFile], *, seed: str,
@@ -110,7 +114,35 @@ class Composer:
             attachments.append(board)
         return self.mail(self.roster[name][vf.player], subject, "\n".join(lines), game=name,
                          seed=seed, reply_to=reply_to, attachments=attachments,
-                         auto="auto-replied" if reply_to is not None else "auto-generated")
+                         auto="auto-replied" if reply_to is not None else "auto-generated",
+                         calendar=self.due(name, log, vf))
+
+    def due(self, name: str, log: Log, vf: ViewFile) -> bytes | None:
+        """The calendar part of a mail in a game with a time control: the
+        player's deadline when it is their move (one event per game and seat,
+        its SEQUENCE the number of entries, so it rises whenever the deadline
+        can have moved), or a CANCEL once it is not (they moved, or the game
+        is over). None in a game without one."""
+        if log.time is None:
+            return None
+        from datetime import UTC, datetime
+
+        from .. import calendars, clock
+
+        address = self.roster[name][vf.player]
+        stamp = datetime.fromtimestamp(self.now(), UTC)
+        line = clock.timeline(log, vf.to_move if log.result is None else None)
+        deadline = line.deadline()
+        sequence, organizer = len(log.moves), self.config.address
+        if vf.legal is not None and deadline is not None:
+            return calendars.due(name, vf.player, deadline=deadline, sequence=sequence,
+                                 domain=self.domain, organizer=organizer, attendee=address,
+                                 stamp=stamp,
+                                 description=f"Your move in {name}: reply to the referee's "
+                                             "latest mail with your move.")
+        return calendars.cancel(name, vf.player, deadline=deadline or stamp, sequence=sequence,
+                                domain=self.domain, organizer=organizer, attendee=address,
+                                stamp=stamp)
 
     def error_mail(self, message: Message, text: str, game: str | None, seed: str) -> bytes:
         """The answer to a mail that records nothing: ``Error: text``, in one paragraph."""
