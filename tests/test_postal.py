@@ -116,9 +116,50 @@ def test_three_players_play_atlas_by_mail_with_the_command_line_referee(
     assert len(log.moves) > 20
 
 
-def readme_section() -> str:
+def readme_section(title: str = "## A referee by mail") -> str:
+    """A section of the README, to the next of its level. The setup of a
+    referee ends where "Running a tournament by mail" begins (its own test)."""
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    return text.split("## A referee by mail", 1)[1].split("\n## ", 1)[0]
+    level = title.split(" ", 1)[0]
+    section = text.split(title, 1)[1].split(f"\n{level} ", 1)[0]
+    return section.split("\n### Running a tournament by mail", 1)[0]
+
+
+def test_the_readme_tournament_commands_work_as_written(tmp_path: Path, monkeypatch) -> None:
+    """"Running a tournament by mail": its games with a time control start,
+    and the organiser's commands act on them (the servers replaced by a
+    closed port: the mails wait in the spool)."""
+    import re
+    import shlex
+
+    section = readme_section("### Running a tournament by mail")
+    commands = [line.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.S)
+                for line in block.splitlines() if line.strip()]
+    assert any("--time" in c for c in commands) and any(" admin " in c for c in commands)
+    monkeypatch.chdir(tmp_path)
+    club = tmp_path / "club"
+    (club / "games").mkdir(parents=True)
+    runner = CliRunner()
+    names: list[str] = []
+    for command in commands:
+        words = shlex.split(command)
+        assert words[0] == "adjudicator", command
+        if words[1] == "referee" and not (club / "roster.toml").exists():
+            (club / "referee.toml").write_text(
+                'address = "referee@club.example"\n[smtp]\nhost = "127.0.0.1"\nport = 9\n'
+                'security = "none"\n', encoding="utf-8")
+            lines = []
+            for name in names:
+                players = logmod.decode((club / "games" / f"{name}.json").read_bytes()).players
+                lines += [f"[{name}]", *(f'{p} = "{p}.{name}@example.org"' for p in players)]
+            (club / "roster.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        result = runner.invoke(app, words[1:])
+        assert result.exit_code == 0, (command, result.output)
+        if words[1] == "new":
+            names.append(Path(words[-1]).stem)
+    log = logmod.decode((club / "games" / "cup-3.json").read_bytes())
+    assert [m.move for m in log.moves] == ["@pause", "@resume", "@extend ann 24"]
+    assert log.time is not None and log.time.expiry == "stand-in"
 
 
 def test_the_readme_setup_works_as_written(tmp_path: Path, monkeypatch) -> None:
