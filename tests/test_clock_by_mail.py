@@ -339,3 +339,45 @@ def test_every_mail_of_a_timed_game_carries_the_deadline_for_the_calendar(
     # The text a player replies to is still the mail's body.
     body = players[second].inbox[-1].get_body(preferencelist=("plain",))
     assert "Your view file" in body.get_content()
+
+
+def test_games_lists_a_players_games_most_urgent_first(tmp_path: Path,
+                                                       smtp: SMTPServer) -> None:
+    """lichess's "games waiting on you": one mail, every game of the sender,
+    their moves first with the nearest deadline first."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    roster = referee_dir(tmp_path, smtp.port, {
+        "slow": ("atlas", ("ann", "bob"), "s1"), "fast": ("atlas", ("ann", "bob"), "s2"),
+        "open": ("q-turn", ("ann", "bob"), "s3")})
+    # One address for ann, and one for bob, in every game.
+    (tmp_path / "roster.toml").write_text("".join(
+        f'[{name}]\nann = "ann@players.test"\nbob = "bob@players.test"\n'
+        for name in roster), encoding="utf-8")
+    for name, hours in (("slow", "48h"), ("fast", "10h")):
+        log, secret = match.new_refereed("atlas", ["ann", "bob"], name,
+                                         time=clock.parse(f"per-move={hours}"),
+                                         started=clock.stamp(START))
+        (tmp_path / "games" / f"{name}.json").write_bytes(logmod.encode(log))
+        (tmp_path / "games" / f"{name}.secret.json").write_bytes(logmod.encode(secret))
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    msg = EmailMessage()
+    msg["From"] = "ann <ann@players.test>"
+    msg["To"] = "referee@club.test"
+    msg["Subject"] = "games"
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content("games\n")
+    deliver(tmp_path, msg.as_bytes())
+    ref.run_once()
+    ann = Player("ann", "ann@players.test", random.Random(5))
+    ann.collect(smtp.sink)
+    answer = next(m for m in ann.inbox if str(m["Subject"]) == "Re: games")
+    body = answer.get_body(preferencelist=("plain",)).get_content()
+    lines = [line.strip() for line in body.splitlines() if line.startswith("  ")]
+    assert [line.split(" ", 1)[0] for line in lines] == ["fast", "slow", "open"]
+    assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z")
+    assert lines[1].endswith("due 2026-03-04T09:00:00Z")
+    assert "Q-Turn" in lines[2] and "due" not in lines[2]

@@ -25,7 +25,7 @@ from ..played import Replay
 from .compose import view_of
 from .incoming import strip_reply_prefix
 
-__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Help", "Legal",
+__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Games", "Help", "Legal",
            "MailCommand", "Move",
            "Played", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
            "help_text", "moves_of"]
@@ -173,6 +173,16 @@ class Back(Absent):
     help = (("back [GAME]", "you are back: ends an absence, or a\nstand-in that plays for you"),)
 
 
+class Games(MailCommand):
+    """The sender's games: answered by the referee, which reads their logs
+    (:meth:`adjudicator.postal.service.MailReferee.overview`)."""
+
+    name = "games"
+    help = (("games", "your games: whose move, and by when,\nmost urgent first"),)
+    about_a_game = False
+    changes = False
+
+
 class Help(MailCommand):
     name = "help"
     help = (("help", "this text"),)
@@ -185,7 +195,7 @@ class Help(MailCommand):
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
     Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
-    Help())}
+    Games(), Help())}
 COMMANDS = tuple(TABLE)
 
 

@@ -26,7 +26,8 @@ from .commands import Command, Refused, find_command
 from .compose import Composer, public_text
 from .incoming import Incoming, is_automatic
 
-__all__ = ["YOUR_MAIL", "Decision", "Request", "address", "decide", "game_of", "ignored",
+__all__ = ["YOUR_MAIL", "Decision", "Overview", "Request", "address", "decide", "game_of",
+           "ignored", "overview_text",
            "position_mails", "proof"]
 
 #: How the player's mail is named in the errors about what it holds.
@@ -68,7 +69,7 @@ class Request:
 
 
 def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
-            composer: Composer) -> Decision | Request:
+            composer: Composer) -> Decision | Request | Overview:
     """Who a message is from and what it asks: a request about one of their
     games, or already the decision (ignored; help; no command; which game?)."""
     message, seed = incoming.message, "msg:" + incoming.message_id
@@ -95,6 +96,8 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
             message, "no command found: write one on the first line, e.g. 'move 3D'",
             None, seed),))
     command = found.mail_command
+    if command.name == "games":
+        return Overview(incoming, message, mine)
     if not command.about_a_game:
         return Decision(f"{command.name} for {sender}",
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
@@ -104,6 +107,36 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
             message, f"say which game: {found.word} GAME ... (yours: "
             f"{', '.join(sorted(mine))})", None, seed),))
     return Request(incoming, message, mine[name], name, found, texts)
+
+
+@dataclass(frozen=True)
+class Overview:
+    """A ``games`` message: the sender plays ``mine`` (game -> their name);
+    the referee answers from the games' logs."""
+
+    incoming: Incoming
+    message: Message
+    mine: Mapping[str, str]
+
+    @property
+    def seed(self) -> str:
+        return "msg:" + self.incoming.message_id
+
+
+def overview_text(rows: Sequence[tuple[str, str, str, str | None]]) -> str:
+    """The ``games`` answer: one line per game (name, what it is, where it
+    stands, its deadline): the player's moves first, then the games going
+    on, then those over; the nearest deadline first within each."""
+    def urgency(row: tuple[str, str, str, str | None]) -> tuple[int, int, str, str]:
+        name, _, state, due = row
+        return (0 if state.startswith("your move") else 1 if not state.startswith("over") else 2,
+                0 if due is not None else 1, due or "", name)
+
+    lines = ["Your games, most urgent first:", ""]
+    for name, title, state, due in sorted(rows, key=urgency):
+        when = f", due {due}" if due is not None else ""
+        lines.append(f"  {name} ({title}): {state}{when}")
+    return "\n".join([*lines, "", "Reply 'show GAME' for a game's position."])
 
 
 def game_of(message: Message, mine: Mapping[str, str], domain: str) -> str | None:

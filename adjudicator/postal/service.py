@@ -192,6 +192,8 @@ class MailReferee:
             outcome = decision.address(mail, self.roster, self.compose)
             if isinstance(outcome, Request):
                 outcome = self.decide(outcome)
+            elif isinstance(outcome, decision.Overview):
+                outcome = self.overview(outcome)
         except OSError:
             raise  # a disk or a file that fails is not the message's fault
         except Exception as e:  # noqa: BLE001 - any fault of deciding on this message
@@ -329,6 +331,30 @@ class MailReferee:
             self.journal(key, name, raw, logmod.encode(acted.log),
                          self.clock_mails(name, acted, key), None)
         return done
+
+    def overview(self, asked: decision.Overview) -> Decision:
+        """The answer to ``games``: every game of the sender, where it
+        stands as they may know it (whose move, the deadline, the result)."""
+        from .. import clock, games, match
+
+        rows: list[tuple[str, str, str, str | None]] = []
+        for name, player in asked.mine.items():
+            log = self.log(name)
+            title = games.get(log.game).title
+            if log.result is not None:
+                rows.append((name, title, f"over: {match.describe(log.result)}", None))
+                continue
+            who = match.validate(match.unlock(log, self.secret(name))).to_move()
+            due = None
+            if log.time is not None:
+                when = clock.timeline(log, who).deadline()
+                due = None if when is None else clock.stamp(when)
+            state = "your move" if who == player else f"{who} to move"
+            rows.append((name, title, f"{state} (move {len(log.moves) + 1})", due))
+        text = decision.overview_text(rows)
+        sender = next(iter(self.roster[n][p] for n, p in asked.mine.items()))
+        return Decision(f"games for {sender}",
+                        (self.compose.answer_mail(asked.message, "games", text, asked.seed),))
 
     def status(self) -> list[str]:
         """A line per game: its moves, who is to move and by when."""
