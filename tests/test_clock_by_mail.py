@@ -381,3 +381,74 @@ def test_games_lists_a_players_games_most_urgent_first(tmp_path: Path,
     assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z")
     assert lines[1].endswith("due 2026-03-04T09:00:00Z")
     assert "Q-Turn" in lines[2] and "due" not in lines[2]
+
+
+def test_observers_follow_an_open_game_and_never_see_a_hand(tmp_path: Path,
+                                                            smtp: SMTPServer) -> None:
+    """Anyone may follow a game the organiser opened: after every move the
+    public view (the spectator's board), never a hand; 'unobserve' stops it,
+    and a game not opened is refused."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from adjudicator import games
+    from adjudicator.engine import Style
+
+    roster = referee_dir(tmp_path, smtp.port, {"open": ("atlas", ("ann", "bob"), "w1"),
+                                              "closed": ("atlas", ("ann", "bob"), "w2")})
+    toml = tmp_path / "referee.toml"
+    toml.write_text('observers = ["open"]\n' + toml.read_text())
+    ref = postal.MailReferee(tmp_path)
+    ref.run_once()
+
+    def ask(words: str) -> None:
+        msg = EmailMessage()
+        msg["From"] = "Fan <fan@elsewhere.test>"
+        msg["To"] = "referee@club.test"
+        msg["Subject"] = words
+        msg["Message-ID"] = make_msgid(domain="elsewhere.test")
+        msg.set_content(words + "\n")
+        deliver(tmp_path, msg.as_bytes())
+        ref.run_once()
+
+    fan = Player("fan", "fan@elsewhere.test", random.Random(6))
+    ask("observe closed")
+    fan.collect(smtp.sink)
+    assert "not a game open to observers" in fan.inbox[-1].get_body().get_content()
+    ask("observe open")
+    players = {p: Player(p, a, random.Random(7)) for p, a in roster["open"].items()}
+    def one_move() -> None:
+        for p in players.values():
+            p.collect(smtp.sink)
+        log = logmod.decode((tmp_path / "games" / "open.json").read_bytes())
+        secret = logmod.decode_secret((tmp_path / "games" / "open.secret.json").read_bytes())
+        mover = players[match.replay(match.unlock(log, secret)).to_move()]
+        vf = [f.value for f in mailparse.extract_all(mover.inbox[-1].as_bytes())
+              if isinstance(f.value, ViewFile)][0]
+        deliver(tmp_path, mover.reply(mover.inbox[-1], f"move {vf.legal[0]}"))
+        ref.run_once()
+
+    for _ in range(4):  # four moves of "open"
+        one_move()
+    seen = fan.collect(smtp.sink)
+    watched = [m for m in fan.inbox if "(observing)" in str(m["Subject"])]
+    assert len(watched) == 4 and all(str(m["Subject"]).startswith("[open]") for m in watched)
+    # No hand in any of them: the hands of both players, from the secret.
+    secret = logmod.decode_secret((tmp_path / "games" / "open.secret.json").read_bytes())
+    log = logmod.decode((tmp_path / "games" / "open.json").read_bytes())
+    state = match.replay(match.unlock(log, secret)).state
+    g = games.get("atlas")
+    body = watched[-1].get_body(preferencelist=("plain",)).get_content()
+    assert "Hand of" not in body and "Draw pile" in body  # the board, as a spectator sees it
+    # Exactly the spectator's board, which the game's view cuts without a
+    # hand (and its conformance tests re-deal to prove it).
+    public = g.render(g.view(state, None), Style(unicode=False))
+    assert public in body.replace("\r", "")
+    assert all(g.view(state, seat).hand for seat in (0, 1))  # there were hands to hide
+    assert seen
+    ask("unobserve open")
+    fan.collect(smtp.sink)
+    before = len(fan.inbox)
+    one_move()
+    fan.collect(smtp.sink)
+    assert len(fan.inbox) == before  # nothing more after 'unobserve'

@@ -43,6 +43,9 @@ class Config:
     picture: str = "png"
     smtp: Server | None = None
     imap: Server | None = None
+    #: The games anyone may follow by mail (``observe GAME``): their names,
+    #: or ``("*",)`` for every game. None by default.
+    observers: tuple[str, ...] = ()
     #: Minutes between two rounds beyond which the referee counts itself
     #: down: no clock of any game runs across the gap (recorded as
     #: ``@outage`` in every game with a time control).
@@ -107,6 +110,11 @@ def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
     poll = data.get("poll", 60)
     if not isinstance(poll, (int, float)) or poll <= 0:
         raise ConfigError(f"{path}: poll is a number of seconds above 0")
+    observers = data.get("observers", [])
+    if observers == "all":
+        observers = ["*"]
+    if not isinstance(observers, list) or not all(isinstance(g, str) for g in observers):
+        raise ConfigError(f"{path}: observers is \"all\" or a list of game names")
     outage = data.get("outage", 60)
     if not isinstance(outage, (int, float)) or outage <= 0:
         raise ConfigError(f"{path}: outage is a number of minutes above 0")
@@ -122,7 +130,7 @@ def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
                        "ADJUDICATOR_IMAP_PASSWORD", root, environ, imap=True)
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
                   poll=float(poll), picture=picture, smtp=smtp, imap=imap,
-                  outage=float(outage))
+                  outage=float(outage), observers=tuple(observers))
 
 
 def load_roster(root: Path) -> dict[str, dict[str, str]]:

@@ -44,6 +44,8 @@ class Decision:
     game: str | None = None
     before: bytes | None = None
     after: bytes | None = None
+    #: An observer to add to (True) or remove from (False) a game: (game, address, add).
+    observe: tuple[str, str, bool] | None = None
 
 
 def ignored(why: str) -> Decision:
@@ -85,6 +87,9 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
         return ignored("unreadable headers")
     if why is not None:
         return ignored(why)
+    watching = observing(incoming, subject, roster, composer, sender, seed)
+    if watching is not None:
+        return watching
     mine = {name: next(p for p, a in seats.items() if a == sender)
             for name, seats in roster.items() if sender in seats.values()}
     if not mine:
@@ -137,6 +142,33 @@ def overview_text(rows: Sequence[tuple[str, str, str, str | None]]) -> str:
         when = f", due {due}" if due is not None else ""
         lines.append(f"  {name} ({title}): {state}{when}")
     return "\n".join([*lines, "", "Reply 'show GAME' for a game's position."])
+
+
+def observing(incoming: Incoming, subject: str, roster: Mapping[str, Mapping[str, str]],
+              composer: Composer, sender: str, seed: str) -> Decision | None:
+    """``observe GAME`` or ``unobserve GAME`` from anyone: a game the
+    organiser opened to observers (``observers`` in referee.toml) is
+    followed, or no longer; None for any other message."""
+    message = incoming.message
+    assert message is not None
+    bodies = [text for _, depth, text in incoming.texts() if depth == 0]
+    for line in [*(b.splitlines()[:1] for b in bodies[:1]), [subject]]:
+        words = line[0].split() if line else []
+        if len(words) != 2 or words[0].lower() not in ("observe", "unobserve"):
+            continue
+        add, name = words[0].lower() == "observe", words[1].lower()
+        allowed = composer.config.observers
+        if name not in roster or not ("*" in allowed or name in allowed):
+            return Decision(f"from {sender}: {words[0].lower()} {name}: not open to observers",
+                            (composer.error_mail(message, f"{name}: not a game open to "
+                                                 "observers here", None, seed),))
+        text = (f"You follow {name}: you will get a mail with the public view after "
+                f"every move (no hand, no hidden card). 'unobserve {name}' stops them."
+                if add else f"You no longer follow {name}.")
+        return Decision(f"{name}: {sender} {'observes' if add else 'stopped observing'}",
+                        (composer.answer_mail(message, words[0].lower(), text, seed),),
+                        observe=(name, sender, add))
+    return None
 
 
 def game_of(message: Message, mine: Mapping[str, str], domain: str) -> str | None:

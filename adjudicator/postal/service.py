@@ -122,8 +122,12 @@ class MailReferee:
     # -- the journal --
 
     def journal(self, key: str, game: str | None, before: bytes | None, after: bytes | None,
-                mails: Sequence[bytes], filed: str | None) -> None:
-        """Write what handling one message (or one announcement) leads to, then carry it out."""
+                mails: Sequence[bytes], filed: str | None,
+                observe: tuple[str, str, bool] | None = None) -> None:
+        """Write what handling one message (or one announcement) leads to, then carry it out.
+        Where a game's players are mailed, so are its observers (the public view)."""
+        if game is not None and mails:
+            mails = [*mails, *self.observer_mails(game, after, key)]
         pending = {
             "key": key,
             "game": game,
@@ -131,6 +135,7 @@ class MailReferee:
             "after": None if after is None else base64.b64encode(after).decode("ascii"),
             "mails": [base64.b64encode(m).decode("ascii") for m in mails],
             "filed": filed,
+            "observe": None if observe is None else list(observe),
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"))
@@ -166,6 +171,8 @@ class MailReferee:
             # a file name may be.
             name = incoming.digest(key.encode("utf-8", "replace"))[:24]
             self.spool.put(f"{name}-{i:03}.eml", base64.b64decode(mail))
+        if pending.get("observe") is not None:
+            self.set_observer(*pending["observe"])
         if key.startswith("msg:"):
             state.seen.add(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
@@ -204,7 +211,8 @@ class MailReferee:
             # message waits for the next start.)
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         self.note(f"{mail.message_id}: {outcome.said}")
-        self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed)
+        self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
+                     outcome.observe)
         return f"{mail.message_id}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -279,6 +287,52 @@ class MailReferee:
         if timed:  # the heartbeat matters only where a clock runs
             files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
         return done
+
+    # -- observers --
+
+    def observers(self) -> dict[str, list[str]]:
+        """Who follows each game (``state/observers.json``)."""
+        path = self.root / "state" / "observers.json"
+        return json.loads(path.read_bytes()) if path.exists() else {}
+
+    def set_observer(self, game: str, address: str, add: bool) -> None:
+        """Add or remove one observer (the same twice does nothing more)."""
+        table = self.observers()
+        mine = set(table.get(game, ()))
+        mine = mine | {address} if add else mine - {address}
+        table[game] = sorted(mine)
+        files.write(str(self.root / "state" / "observers.json"),
+                    json.dumps(table, sort_keys=True).encode("ascii"))
+
+    def observer_mails(self, game: str, after: bytes | None, key: str) -> list[bytes]:
+        """The public view of ``game`` (the log ``after``, or as stored) for
+        each of its observers: the board as a spectator sees it, drawn from
+        the spectator's view (no hand), and the public log."""
+        watching = self.observers().get(game, [])
+        if not watching:
+            return []
+        from .. import games, match, present
+        from ..engine import Style
+
+        raw = after if after is not None else self.log_path(game).read_bytes()
+        log = logmod.decode(raw, game)
+        rep = match.validate(match.unlock(log, self.secret(game)))
+        g = games.get(log.game)
+        style = Style(unicode=False)
+        board = g.render(g.view(rep.state, None), style)
+        moves = [f"{i}. {e.by} {e.move}" for i, e in enumerate(log.moves, 1)][-6:]
+        status = ("Game over: " + match.describe(log.result) if log.result is not None else
+                  f"{rep.to_move()} to move (move {len(log.moves) + 1})")
+        body = "\n".join([f"{g.title}, {game}: the public view (you observe this game).",
+                          "", *(present.safe(line, style) for line in board.splitlines()),
+                          "", "Last moves:",
+                          *(f"  {m}" for m in moves), "", status, "",
+                          f"Reply 'unobserve {game}' to stop these mails."])
+        return [self.compose.mail(address, f"[{game}] {status} (observing)", body, game=game,
+                                  seed=f"{key}:observer:{address}",
+                                  attachments=[(f"{game}.txt", "text/plain",
+                                                compose_public(log))])
+                for address in watching]
 
     def request(self, words: list[str]) -> str:
         """Queue the organiser's act ``words`` (``pause GAME``, ``resume
