@@ -452,3 +452,67 @@ def test_observers_follow_an_open_game_and_never_see_a_hand(tmp_path: Path,
     one_move()
     fan.collect(smtp.sink)
     assert len(fan.inbox) == before  # nothing more after 'unobserve'
+
+
+def test_a_crash_at_each_step_of_the_clock_acts_each_once_in_order(
+        tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee comes back after a deadline and its grace both passed:
+    a reminder, a late notice, the timeout and the stand-in's move are owed
+    at once. It is killed at each step of that round in turn (a fresh copy
+    of the directory each time, the journal's test driver); two more starts
+    follow. Every act is recorded exactly once, in the order it fell due,
+    and every mail about it reaches its players once."""
+    import shutil
+    from collections import defaultdict
+
+    from test_postal_crash import Crash, Faults
+
+    from mailref import parse
+
+    start = tmp_path / "start"
+    timed_table(start, smtp.port, "atlas", ("ann", "bob", "cy"),
+                "per-move=10h grace=2h expiry=stand-in stand-in=random", "c1")
+    now = [START]
+    postal.MailReferee(start, now=lambda: now[0].timestamp()).run_once()
+    now[0] = START + timedelta(hours=13)  # everything owed at once (within the outage bound)
+    faults = Faults(monkeypatch, Crash())
+    at = 1
+    while True:
+        root = tmp_path / f"step-{at}"
+        shutil.copytree(start, root)
+        sent = len(smtp.sink.received)
+        faults.arm(at)
+        try:
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        except (Exception, Crash):  # noqa: BLE001 - the referee dies; the test is what is left
+            pass
+        hit = faults.count >= at
+        faults.arm(None)
+        for _ in range(2):
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        log = logmod.decode((root / "games" / "g.json").read_bytes())
+        acts = acts_of(log)
+        mover = acts[0].split(" ")[1]
+        assert acts == [f"@remind {mover}", f"@late {mover}", f"@timeout {mover}",
+                        f"@stand-in {mover}"], (at, acts)
+        assert len(log.moves) == 5 and log.moves[-1].by == mover
+        assert not (root / "state" / "pending.json").exists()
+        assert not list((root / "spool").glob("*.eml"))
+        copies: dict[str, set[bytes]] = defaultdict(set)
+        received: dict[str, list[str]] = defaultdict(list)
+        for rcpt, data in smtp.sink.received[sent:]:
+            message_id = str(parse(data)["Message-ID"])
+            copies[message_id].add(data)
+            for address in rcpt:
+                if message_id not in received[address]:
+                    received[address].append(message_id)
+        # A copy sent again after a crash is the same mail.
+        assert all(len(c) == 1 for c in copies.values())
+        # The reminder to the mover alone; the late notice and the stand-in's
+        # move to all three.
+        counts = sorted(len(ids) for ids in received.values())
+        assert counts == [2, 2, 3], (at, counts)
+        if not hit:
+            break
+        at += 1
+    assert at > 8  # the journal, the log, the mails, the state, for each act
