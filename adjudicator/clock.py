@@ -27,6 +27,12 @@ The clock acts are entries of the log by ``referee`` (:mod:`adjudicator.events`)
 ``@absent P FROM TO`` / ``@back P``
     P's clock does not run from FROM to TO (within the header's cap);
     ``@back`` ends an absence, or a stand-in that plays until P is back.
+``@replace P NAME``
+    the organiser gave seat P to a new player, NAME: the seat keeps its
+    name in the log (its moves are P's), and this entry says who held it
+    from when.
+``@eject P``
+    the organiser put P out of the game: it ends as if P resigned.
 
 Times are UTC stamps (``2026-11-23T09:15:00Z``); days and hours of the
 clock are read in the time control's zone (an IANA name, through
@@ -51,7 +57,7 @@ EXPIRY = ("wait", "stand-in", "forfeit")
 UNTIL = ("move", "back")
 #: The acts of the clock: the referee's entries that start no turn.
 ACTS = ("remind", "late", "timeout", "stand-in", "forfeit", "pause", "resume", "outage",
-        "extend", "absent", "back")
+        "extend", "absent", "back", "replace", "eject")
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _SPEC_KEYS = {
     "per-move": "per_move", "bank": "bank", "increment": "increment", "cap": "cap",
@@ -430,12 +436,15 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     malformed one."""
     kind, *args = text[1:].split(" ")
     tc = log.time
-    if tc is None or at is None:
-        raise IllegalMoveError("a clock act needs a time control in the header", CLAUSE)
     shapes = {"remind": 1, "late": 1, "timeout": 1, "stand-in": 1, "forfeit": 1, "pause": 0,
-              "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1}
+              "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1, "replace": 2,
+              "eject": 1}
     if len(args) != shapes[kind]:
         raise IllegalMoveError(f"@{kind} takes {shapes[kind]} argument(s)", CLAUSE)
+    if kind in ("replace", "eject"):  # the organiser's, in any refereed game
+        return _check_seat_act(log, kind, args, number)
+    if tc is None or at is None:
+        raise IllegalMoveError("a clock act needs a time control in the header", CLAUSE)
     when = parse_stamp(at)
     line = timeline(log, to_move, number - 1)
     player = args[0] if args and kind not in ("outage",) else None
@@ -484,6 +493,33 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
         if used > tc.absence:
             raise IllegalMoveError(f"{player} may be absent {tc.absence} hours in this game; "
                                    f"this would make {used:g}", CLAUSE)
+    return kind
+
+
+def holders(log: Log, upto: int | None = None) -> dict[str, str]:
+    """Who holds each seat after the first ``upto`` entries: its own name,
+    or the last ``@replace`` of it."""
+    out = {p: p for p in log.players}
+    for entry in log.moves if upto is None else log.moves[:upto]:
+        if entry.move.startswith("@replace "):
+            _, seat, name = entry.move.split(" ")
+            out[seat] = name
+    return out
+
+
+def _check_seat_act(log: Log, kind: str, args: list[str], number: int) -> str:
+    from .starting import valid_name
+
+    seat = args[0]
+    if seat not in log.players:
+        raise IllegalMoveError(f"{seat!r} is not a seat of this game", CLAUSE)
+    if kind == "replace":
+        name = args[1]
+        held = holders(log, number - 1)
+        if not valid_name(name) or name.casefold() == "referee":
+            raise IllegalMoveError(f"{name!r} is not a player's name", CLAUSE)
+        if any(h.casefold() == name.casefold() for s, h in held.items()):
+            raise IllegalMoveError(f"{name} already holds a seat of this game", CLAUSE)
     return kind
 
 

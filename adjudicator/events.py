@@ -84,6 +84,9 @@ def act_words(text: str) -> str:
         "absent": (f"{who} is away from {args[1]} to {args[2]}: their clock stops"
                    if len(args) > 2 else f"{who} is away"),
         "back": f"{who} is back",
+        "replace": (f"the organiser gave {who}'s seat to {args[1]}" if len(args) > 1
+                    else f"{who}'s seat has a new player"),
+        "eject": f"the organiser put {who} out of the game: ranked last",
     }.get(kind, text)
 
 

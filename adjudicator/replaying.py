@@ -67,12 +67,13 @@ class _Events:
             self.previous = text
             if act == "stand-in":
                 self.stand_in = text.split(" ")[1]
-            elif act == "forfeit":
+            elif act in ("forfeit", "eject"):
                 who = text.split(" ")[1]
                 ended = events.resigned(game.standing(state), players, who)
+                why = ("forfeited on time" if act == "forfeit" else
+                       "was put out of the game by the organiser")
                 self.ended = Outcome(standings=ended.standings, winners=ended.winners,
-                                     details=(*ended.details[:-1],
-                                              f"{who} forfeited on time: ranked last"))
+                                     details=(*ended.details[:-1], f"{who} {why}: ranked last"))
                 self.pending = None
             return state
         self.previous = text

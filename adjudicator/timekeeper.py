@@ -131,12 +131,14 @@ def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted | 
 
 #: The organiser's acts (``adjudicator referee DIR admin ...``) and the
 #: arguments each takes after the game's name.
-ORGANISER = {"pause": (), "resume": (), "extend": ("PLAYER", "HOURS")}
+ORGANISER = {"pause": (), "resume": (), "extend": ("PLAYER", "HOURS"),
+             "replace": ("PLAYER", "NEW"), "eject": ("PLAYER",)}
 
 
 def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted:
     """The organiser's act ``words`` (the act and its arguments after the
-    game's name: ``pause``, ``resume``, ``extend PLAYER HOURS``) on ``log``,
+    game's name: ``pause``, ``resume``, ``extend PLAYER HOURS``, ``replace
+    PLAYER NEW``, ``eject PLAYER``) on ``log``,
     recorded at ``now`` and signed. Raises :class:`AdjudicatorError` with
     one line for an act the log refuses."""
     from .errors import UsageError
@@ -146,12 +148,14 @@ def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted
     kind, args = words[0], words[1:]
     if len(args) != len(ORGANISER[kind]):
         raise UsageError(f"write: {' '.join([kind, 'GAME', *ORGANISER[kind]])}")
-    if log.time is None:
+    if log.time is None and kind not in ("replace", "eject"):
         raise UsageError("this game has no time control: there is no clock to act on")
     rep = act(match.unlock(log, secret), "@" + " ".join([kind, *args]), at=clock.stamp(now))
     said = {"pause": "the organiser paused every clock of the game",
             "resume": "the organiser restarted the clocks",
-            "extend": f"the organiser gave {args[0]} {args[-1]} more hours" if args else ""}
+            "extend": f"the organiser gave {args[0]} {args[-1]} more hours" if args else "",
+            "replace": f"the organiser gave {args[0]}'s seat to {args[-1]}" if args else "",
+            "eject": f"the organiser put {args[0]} out of the game" if args else ""}
     return _done(log, secret, rep, kind, args[0] if args else None, said[kind], True)
 
 

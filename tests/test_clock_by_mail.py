@@ -516,3 +516,57 @@ def test_a_crash_at_each_step_of_the_clock_acts_each_once_in_order(
             break
         at += 1
     assert at > 8  # the journal, the log, the mails, the state, for each act
+
+
+def test_a_seat_given_to_a_new_player_mid_game_and_an_ejection(tmp_path: Path,
+                                                             smtp: SMTPServer) -> None:
+    """'admin replace': the seat keeps its name in the log, the entry says who
+    holds it from when, the new player gets the view from then on and moves
+    for the seat; the old address no longer can. 'admin eject' ends the game
+    with that player last."""
+    from typer.testing import CliRunner
+
+    from adjudicator import clock as clocks
+    from adjudicator.cli import app
+
+    roster = referee_dir(tmp_path, smtp.port, {"g": ("atlas", ("ann", "bob", "cy"), "z1")})["g"]
+    ref = postal.MailReferee(tmp_path)
+    ref.run_once()
+    runner = CliRunner()
+    secret = logmod.decode_secret((tmp_path / "games" / "g.secret.json").read_bytes())
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    seat = match.replay(match.unlock(log, secret)).to_move()
+    r = runner.invoke(app, ["referee", str(tmp_path), "admin", "replace", "g", seat, "Zoë",
+                            "zoe@newcomers.test"])
+    assert r.exit_code == 0, r.output
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log) == [f"@replace {seat} Zoë"]
+    assert clocks.holders(log)[seat] == "Zoë"
+    zoe = Player("Zoë", "zoe@newcomers.test", random.Random(8))
+    zoe.collect(smtp.sink)
+    vf = [f.value for f in mailparse.extract_all(zoe.inbox[-1].as_bytes())
+          if isinstance(f.value, ViewFile)][0]
+    assert vf.player == seat and vf.legal  # the seat's view, now hers
+    old = Player(seat, roster[seat], random.Random(9))
+    old.collect(smtp.sink)
+    stale = next(m for m in reversed(old.inbox) if "Your move" in str(m["Subject"]))
+    deliver(tmp_path, old.reply(stale, f"move {vf.legal[0]}"))
+    ref = postal.MailReferee(tmp_path)
+    ref.run_once()
+    assert logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves == log.moves
+    deliver(tmp_path, zoe.reply(zoe.inbox[-1], f"move {vf.legal[-1]}"))
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.moves[-1].by == seat and log.moves[-1].move == vf.legal[-1]
+    assert match.audit(log).status == "pending"
+    # A name already at the table is refused with one line; eject ends the game.
+    r = runner.invoke(app, ["referee", str(tmp_path), "admin", "replace", "g", seat, "cy",
+                            "cy2@x.test"])
+    assert r.exit_code == 1 and "already holds a seat" in r.output
+    r = runner.invoke(app, ["referee", str(tmp_path), "admin", "eject", "g", "cy"])
+    assert r.exit_code == 0, r.output
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.result is not None and log.seed is not None
+    assert log.result.standings[-1].player == "cy"
+    assert log.result.details[-1] == "cy was put out of the game by the organiser: ranked last"
+    assert match.audit(log).passed

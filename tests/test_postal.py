@@ -158,7 +158,8 @@ def test_the_readme_tournament_commands_work_as_written(tmp_path: Path, monkeypa
         if words[1] == "new":
             names.append(Path(words[-1]).stem)
     log = logmod.decode((club / "games" / "cup-3.json").read_bytes())
-    assert [m.move for m in log.moves] == ["@pause", "@resume", "@extend ann 24"]
+    assert [m.move for m in log.moves] == ["@pause", "@resume", "@extend ann 24",
+                                           "@replace bob zoe"]
     assert log.time is not None and log.time.expiry == "stand-in"
 
 

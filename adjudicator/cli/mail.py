@@ -14,7 +14,7 @@ from ..present import safe
 
 def referee(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="The referee's directory: referee.toml, roster.toml, games/, Maildir/.", show_default=False)],
-    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS'; recorded in the game's log and told to its players.", show_default=False)] = None,
+    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS', 'admin replace GAME PLAYER NEW ADDRESS', 'admin eject GAME PLAYER'; recorded in the game's log and told to its players.", show_default=False)] = None,
     once: Annotated[bool, typer.Option("--once", help="Handle what is waiting, send the spool, and exit (for cron).")] = False,
     poll: Annotated[float | None, typer.Option("--poll", metavar="SECONDS", help="Seconds between rounds (default: referee.toml's poll, else 60).", min=0.05)] = None,
 ) -> None:
@@ -25,8 +25,10 @@ def referee(
     after the message in hand). The README says how to set a directory up.
     'admin ...' acts as the organiser instead: 'admin status' lists the
     games; 'admin pause GAME', 'admin resume GAME' and 'admin extend GAME
-    PLAYER HOURS' act on a game's clock, each an entry of its signed log
-    that its players are mailed about.
+    PLAYER HOURS' act on a game's clock; 'admin replace GAME PLAYER NEW
+    ADDRESS' gives a seat to a new player, 'admin eject GAME PLAYER' puts
+    one out. Each is an entry of the game's signed log that its players
+    are mailed about.
 
     \b
     Example: adjudicator referee club/ --once
@@ -91,8 +93,9 @@ def _admin(root: Path, words: list[str]) -> None:
         for line in ref.status():
             typer.echo(safe(line, Style(unicode=False)))
         return
-    if words[1] not in ("pause", "resume", "extend") or len(words) < 3:
-        raise UsageError("admin pause GAME, admin resume GAME, or admin extend GAME PLAYER HOURS")
+    if words[1] not in ("pause", "resume", "extend", "replace", "eject") or len(words) < 3:
+        raise UsageError("admin pause|resume GAME, admin extend GAME PLAYER HOURS, admin "
+                         "replace GAME PLAYER NEW ADDRESS, or admin eject GAME PLAYER")
     if words[2] not in ref.roster:
         raise UsageError(f"no game {words[2]!r} here (games: {', '.join(ref.roster)})")
     name = ref.request(words[1:])

@@ -61,6 +61,11 @@ class MailReferee:
         self.root = Path(root)
         self.config = config if config is not None else load_config(self.root)
         self.roster = load_roster(self.root)
+        # Seats the organiser gave to new players (admin replace): their addresses.
+        for game, seats in self.seats().items():
+            if game in self.roster:
+                self.roster[game].update((s, a) for s, a in seats.items()
+                                         if s in self.roster[game])
         self.send: Sender = send if send is not None else self.smtp_send
         self.now = now
         self.compose = Composer(self.config, self.roster, now)
@@ -123,7 +128,8 @@ class MailReferee:
 
     def journal(self, key: str, game: str | None, before: bytes | None, after: bytes | None,
                 mails: Sequence[bytes], filed: str | None,
-                observe: tuple[str, str, bool] | None = None) -> None:
+                observe: tuple[str, str, bool] | None = None,
+                seat: tuple[str, str, str] | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -136,6 +142,7 @@ class MailReferee:
             "mails": [base64.b64encode(m).decode("ascii") for m in mails],
             "filed": filed,
             "observe": None if observe is None else list(observe),
+            "seat": None if seat is None else list(seat),
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"))
@@ -173,6 +180,8 @@ class MailReferee:
             self.spool.put(f"{name}-{i:03}.eml", base64.b64decode(mail))
         if pending.get("observe") is not None:
             self.set_observer(*pending["observe"])
+        if pending.get("seat") is not None:
+            self.set_seat(*pending["seat"])
         if key.startswith("msg:"):
             state.seen.add(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
@@ -288,6 +297,22 @@ class MailReferee:
             files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
         return done
 
+    # -- seats given to new players --
+
+    def seats(self) -> dict[str, dict[str, str]]:
+        """The addresses of seats the organiser gave to new players
+        (``state/seats.json``), over roster.toml's."""
+        path = self.root / "state" / "seats.json"
+        return json.loads(path.read_bytes()) if path.exists() else {}
+
+    def set_seat(self, game: str, seat: str, address: str) -> None:
+        table = self.seats()
+        table.setdefault(game, {})[seat] = address
+        files.write(str(self.root / "state" / "seats.json"),
+                    json.dumps(table, sort_keys=True).encode("ascii"))
+        if game in self.roster:
+            self.roster[game][seat] = address
+
     # -- observers --
 
     def observers(self) -> dict[str, list[str]]:
@@ -367,6 +392,17 @@ class MailReferee:
                 act, name, *args = words
                 if name not in self.roster:
                     raise ConfigError(f"no game {name!r} here (games: {', '.join(self.roster)})")
+                seat_address = None
+                if act == "replace":
+                    from email.utils import parseaddr
+
+                    if len(args) != 3 or "@" not in parseaddr(args[2])[1]:
+                        raise ConfigError("write: replace GAME PLAYER NEW ADDRESS")
+                    seat_address = (name, args[0], parseaddr(args[2])[1].lower())
+                    if seat_address[2] in (a for s, a in self.roster[name].items()
+                                           if s != args[0]):
+                        raise ConfigError(f"{seat_address[2]} already plays a seat of {name}")
+                    args = args[:2]
                 log_path = self.log_path(name)
                 raw = log_path.read_bytes()
                 log = logmod.decode(raw, str(log_path))
@@ -382,8 +418,10 @@ class MailReferee:
             line = f"{name}: {acted.words}"
             self.note(line)
             done.append(line)
+            if seat_address is not None:  # the new player is mailed from now on
+                self.roster[name][seat_address[1]] = seat_address[2]
             self.journal(key, name, raw, logmod.encode(acted.log),
-                         self.clock_mails(name, acted, key), None)
+                         self.clock_mails(name, acted, key), None, seat=seat_address)
         return done
 
     def overview(self, asked: decision.Overview) -> Decision:
