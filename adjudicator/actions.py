@@ -553,7 +553,9 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
     if taken is not None and reply is not None:
         answer = referee.issue_view(new_log, secret_file, taken.player, taken.notes())
         # The answer goes back the way the file came: a pasted text form gets one.
-        files.write(reply, encoded(answer, "json" if from_form == "json" else "text", reply))
+        # A view file holds its player's hand: theirs alone to read.
+        files.write(reply, encoded(answer, "json" if from_form == "json" else "text", reply),
+                    private=True)
     rep = match.replay(replayable)
     last = new_log.moves[-1].by
     # The referee's terminal shows what everyone may see, never a hand.

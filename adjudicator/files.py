@@ -36,10 +36,26 @@ def read(path: str) -> bytes:
         raise AdjudicatorError(f"{path}: cannot read: {e.strerror or e}") from None
 
 
+def umask() -> int:
+    """The process's umask (read without changing it where the system can)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o077)
+    os.umask(old)
+    return old
+
+
 def write(path: str, data: bytes, *, replace: bool = True, private: bool = False) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file, then a rename.
 
-    A ``private`` file is readable and writable by its owner alone.
+    A ``private`` file (a secret, a hand) is readable and writable by its
+    owner alone. Another keeps the mode of the file it replaces, and a new
+    one gets what the umask allows (never more).
     """
     import tempfile
 
@@ -56,7 +72,7 @@ def write(path: str, data: bytes, *, replace: bool = True, private: bool = False
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask()
         os.chmod(tmp, 0o600 if private else mode)
         if not replace and target.exists():
             raise AdjudicatorError(f"{path}: already exists (use --force to replace it)")
@@ -69,6 +85,33 @@ def write(path: str, data: bytes, *, replace: bool = True, private: bool = False
         if isinstance(e, OSError):
             raise AdjudicatorError(f"{path}: cannot write: {e.strerror or e}") from None
         raise
+
+
+def private_dir(path: Path) -> None:
+    """Make the directory ``path`` (and its parents) if missing; it, made or
+    found, is then its owner's alone (a mode never loosened)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o777
+    if mode & 0o077:
+        os.chmod(path, mode & 0o700)
+
+
+def tighten(path: Path) -> None:
+    """Make the files directly in ``path`` their owner's alone (files a
+    previous version wrote readable by others)."""
+    for entry in path.iterdir() if path.is_dir() else []:
+        if entry.is_file() and not entry.is_symlink():
+            mode = entry.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(entry, mode & 0o700)
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether the file ``path`` may be read by its group or by anyone."""
+    try:
+        return bool(os.stat(path).st_mode & 0o044)
+    except OSError:
+        return False
 
 
 def lock_path(path: str) -> str:

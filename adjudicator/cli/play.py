@@ -465,7 +465,7 @@ def view(
     if output is None:
         put(data)
         return
-    files.write(output, data)
+    files.write(output, data, private=True)  # the player's hand: theirs alone to read
     turn = "their move" if vf.legal is not None else f"{vf.to_move or 'nobody'} to move"
     typer.echo(f"Wrote {output} for {as_} ({turn}).")
 

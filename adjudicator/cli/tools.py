@@ -88,7 +88,8 @@ def convert(
     if output is None:
         put(data)
         return
-    files.write(output, data, replace=force)
+    # A view file holds its player's hand: its copy is theirs alone to read.
+    files.write(output, data, replace=force, private=isinstance(value, ViewFile))
     kind = "view file" if isinstance(value, ViewFile) else "log"
     typer.echo(f"Wrote {output}: the {kind} in the {'text form' if form == 'text' else 'JSON form'}.")
 

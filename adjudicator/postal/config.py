@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.utils import parseaddr
 from pathlib import Path
@@ -14,6 +16,14 @@ from ..errors import AdjudicatorError, one_line
 __all__ = ["GAME_NAME", "Config", "ConfigError", "Server", "load_config", "load_roster"]
 
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+#: The hosts a server without encryption (``security = "none"``) may be on:
+#: this machine, where the password does not cross a network.
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def warn_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 class ConfigError(AdjudicatorError):
@@ -64,7 +74,7 @@ def _toml(path: Path) -> dict[str, Any]:
 
 
 def _password(section: dict[str, Any], env: str, where: str, root: Path,
-              environ: dict[str, str]) -> str | None:
+              environ: dict[str, str], warn: Callable[[str], None]) -> str | None:
     """A password from the environment or a file named in the config, never
     from the config itself or the command line."""
     if "password" in section:
@@ -73,34 +83,46 @@ def _password(section: dict[str, Any], env: str, where: str, root: Path,
     if env in environ:
         return environ[env]
     if "password_file" in section:
+        from ..files import readable_by_others
+
         path = root / str(section["password_file"])
         try:
-            return path.read_text(encoding="utf-8").strip()
+            password = path.read_text(encoding="utf-8").strip()
         except OSError as e:
             raise ConfigError(f"{where}: password_file {path}: {e.strerror or e}") from None
+        if readable_by_others(path):
+            warn(f"warning: {path} is readable by others: chmod 600 {path}")
+        return password
     return None
 
 
 def _server(section: Any, where: str, default_port: dict[str, int], env: str, root: Path,
-            environ: dict[str, str], imap: bool = False) -> Server:
+            environ: dict[str, str], warn: Callable[[str], None], imap: bool = False) -> Server:
     if not isinstance(section, dict) or not isinstance(section.get("host"), str):
         raise ConfigError(f"{where}: give at least host = \"...\"")
     security = section.get("security", "tls" if imap else "starttls")
     if security not in ("tls", "starttls", "none"):
         raise ConfigError(f"{where}: security is tls, starttls or none, not {security!r}")
+    host = section["host"]
+    if security == "none" and host.strip().rstrip(".").lower() not in LOOPBACK:
+        raise ConfigError(f"{where}: security = \"none\" is for a server on this machine "
+                          f"(localhost, 127.0.0.1, ::1), not {host!r}: the login would cross "
+                          "the network in clear; use tls or starttls")
     port = section.get("port", default_port[security])
     if not isinstance(port, int) or not 0 < port < 65536:
         raise ConfigError(f"{where}: port {port!r} is not a port number")
     user = section.get("user")
-    return Server(host=section["host"], port=port, security=security,
+    return Server(host=host, port=port, security=security,
                   user=str(user) if user is not None else None,
-                  password=_password(section, env, where, root, environ),
+                  password=_password(section, env, where, root, environ, warn),
                   folder=str(section.get("folder", "INBOX")))
 
 
-def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
+def load_config(root: Path, environ: dict[str, str] | None = None,
+                warn: Callable[[str], None] = warn_stderr) -> Config:
     """``DIR/referee.toml``. Passwords come from ``ADJUDICATOR_SMTP_PASSWORD``
-    and ``ADJUDICATOR_IMAP_PASSWORD`` or from a ``password_file``."""
+    and ``ADJUDICATOR_IMAP_PASSWORD`` or from a ``password_file`` (``warn``
+    is told when others may read it)."""
     environ = dict(os.environ) if environ is None else environ
     path = root / "referee.toml"
     data = _toml(path)
@@ -124,10 +146,10 @@ def load_config(root: Path, environ: dict[str, str] | None = None) -> Config:
     smtp = imap = None
     if "smtp" in data:
         smtp = _server(data["smtp"], f"{path} [smtp]", {"tls": 465, "starttls": 587, "none": 25},
-                       "ADJUDICATOR_SMTP_PASSWORD", root, environ)
+                       "ADJUDICATOR_SMTP_PASSWORD", root, environ, warn)
     if "imap" in data:
         imap = _server(data["imap"], f"{path} [imap]", {"tls": 993, "starttls": 143, "none": 143},
-                       "ADJUDICATOR_IMAP_PASSWORD", root, environ, imap=True)
+                       "ADJUDICATOR_IMAP_PASSWORD", root, environ, warn, imap=True)
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
                   poll=float(poll), picture=picture, smtp=smtp, imap=imap,
                   outage=float(outage), observers=tuple(observers))

@@ -19,7 +19,11 @@ Message-ID and is filed unread the second time.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
+import logging.handlers
+import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,13 +45,60 @@ class Faulty(Exception):
     """A message the referee could not decide on: put aside in quarantine/."""
 
 
+#: How many handled messages the referee remembers (the most recent): a
+#: message delivered again within them is filed unread.
+MAX_SEEN = 100_000
+
+#: The longest line ``referee.log`` takes; its size, and how many older
+#: files it keeps (``referee.log.1`` ...), before the oldest is dropped.
+MAX_LINE = 1000
+LOG_BYTES = 1024 * 1024
+LOG_FILES = 5
+
+
+def seen_key(message_id: str) -> str:
+    """How a handled message is remembered: a digest of fixed size, however
+    long the Message-ID a stranger chose."""
+    return hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def shown(message_id: str) -> str:
+    """A Message-ID as a line of ``referee.log`` shows it: a long one cut."""
+    if len(message_id) <= 200:
+        return message_id
+    return f"{message_id[:120]}... ({len(message_id)} characters, {seen_key(message_id)})"
+
+
 @dataclass
 class State:
-    """What the referee remembers: the messages handled, and the log (by
-    digest) each game's players were last sent mail about."""
+    """What the referee remembers: the messages handled (by :func:`seen_key`,
+    oldest first, at most :data:`MAX_SEEN`), and the log (by digest) each
+    game's players were last sent mail about."""
 
-    seen: set[str] = field(default_factory=set)
+    seen: dict[str, None] = field(default_factory=dict)
     announced: dict[str, str] = field(default_factory=dict)
+
+    def handled(self, message_id: str) -> bool:
+        return seen_key(message_id) in self.seen
+
+    def add(self, message_id: str) -> None:
+        key = seen_key(message_id)
+        self.seen.pop(key, None)
+        self.seen[key] = None
+        while len(self.seen) > MAX_SEEN:
+            del self.seen[next(iter(self.seen))]
+
+
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """``referee.log``, rotated; a new file is its owner's alone."""
+
+    def _open(self):
+        return open(self.baseFilename, self.mode, encoding=self.encoding,  # noqa: SIM115
+                    errors=self.errors,
+                    opener=lambda path, flags: os.open(path, flags, 0o600))
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802
+        raise  # noqa: PLE0704 - a line that cannot be written stops the referee, as before
 
 
 class MailReferee:
@@ -59,7 +110,11 @@ class MailReferee:
     def __init__(self, root: Path | str, *, config: Config | None = None,
                  send: Sender | None = None, now: Callable[[], float] = time.time) -> None:
         self.root = Path(root)
-        self.config = config if config is not None else load_config(self.root)
+        self.now = now
+        self._log = _LogFile(self.root / "referee.log", maxBytes=LOG_BYTES,
+                             backupCount=LOG_FILES, encoding="utf-8", delay=True)
+        self._warned: set[Path] = set()
+        self.config = config if config is not None else load_config(self.root, warn=self.warn)
         self.roster = load_roster(self.root)
         # Seats the organiser gave to new players (admin replace): their addresses.
         for game, seats in self.seats().items():
@@ -67,13 +122,19 @@ class MailReferee:
                 self.roster[game].update((s, a) for s, a in seats.items()
                                          if s in self.roster[game])
         self.send: Sender = send if send is not None else self.smtp_send
-        self.now = now
         self.compose = Composer(self.config, self.roster, now)
         self.domain = self.compose.domain
         self.maildir = Maildir(self.root / "Maildir")
         self.spool = Spool(self.root / "spool")
-        for sub in ("games", "spool", "state"):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        (self.root / "games").mkdir(parents=True, exist_ok=True)  # the organiser's
+        # What the referee writes holds the players' hands: its own alone
+        # (files a previous version left readable by others are tightened).
+        for sub in ("spool", "spool/failed", "state", "quarantine", "admin"):
+            if sub in ("spool", "state") or (self.root / sub).is_dir():
+                files.private_dir(self.root / sub)
+            files.tighten(self.root / sub)
+        if (self.root / "referee.log").is_file():
+            os.chmod(self.root / "referee.log", (self.root / "referee.log").stat().st_mode & 0o600)
         self.maildir.make()
         # A referee killed inside files.write leaves the temporary copy it
         # was writing; in the directories only the referee writes, clear them.
@@ -104,6 +165,9 @@ class MailReferee:
 
     def secret(self, name: str) -> Secret:
         path = self.root / "games" / f"{name}.secret.json"
+        if path not in self._warned and files.readable_by_others(path):
+            self._warned.add(path)
+            self.warn(f"warning: {path} is readable by others: chmod 600 {path}")
         return logmod.decode_secret(files.read(str(path)), str(path))
 
     def load_state(self) -> State:
@@ -111,18 +175,34 @@ class MailReferee:
         if not path.exists():
             return State()
         data = json.loads(path.read_bytes())
-        return State(seen=set(data["seen"]), announced=dict(data["announced"]))
+        if data.get("seen_as") == "sha256/32":
+            seen = dict.fromkeys(data["seen"])
+        else:  # written by a version that kept the Message-IDs themselves
+            seen = dict.fromkeys(seen_key(m) for m in data["seen"])
+        while len(seen) > MAX_SEEN:
+            del seen[next(iter(seen))]
+        return State(seen=seen, announced=dict(data["announced"]))
 
     def save_state(self, state: State) -> None:
-        data = {"seen": sorted(state.seen), "announced": state.announced}
+        data = {"seen_as": "sha256/32", "seen": list(state.seen), "announced": state.announced}
         files.write(str(self.root / "state" / "state.json"),
-                    json.dumps(data, indent=1).encode("ascii"))
+                    json.dumps(data, indent=1).encode("ascii"), private=True)
 
     def note(self, line: str) -> None:
-        """One line in ``referee.log``, for the organiser."""
+        """One line in ``referee.log``, for the organiser, stamped by the
+        referee's clock; the file is rotated (:data:`LOG_BYTES` each, the
+        :data:`LOG_FILES` last kept)."""
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.now()))
-        with open(self.root / "referee.log", "a", encoding="utf-8") as f:
-            f.write(f"{stamp} {one_line(line)}\n")
+        text = one_line(line)
+        if len(text) > MAX_LINE:
+            text = text[:MAX_LINE] + "..."
+        self._log.handle(logging.makeLogRecord({"msg": f"{stamp} {text}", "args": None}))
+        self._log.close()  # a line at a time, as other processes may write it too
+
+    def warn(self, line: str) -> None:
+        """A warning for the organiser: on standard error and in ``referee.log``."""
+        print(line, file=sys.stderr)
+        self.note(line)
 
     # -- the journal --
 
@@ -145,7 +225,7 @@ class MailReferee:
             "seat": None if seat is None else list(seat),
         }
         files.write(str(self.root / "state" / "pending.json"),
-                    json.dumps(pending).encode("ascii"))
+                    json.dumps(pending).encode("ascii"), private=True)
         self.carry_out()
 
     def carry_out(self) -> None:
@@ -183,7 +263,7 @@ class MailReferee:
         if pending.get("seat") is not None:
             self.set_seat(*pending["seat"])
         if key.startswith("msg:"):
-            state.seen.add(key[4:])
+            state.add(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
             (self.root / "admin" / key[6:]).unlink(missing_ok=True)
         if game is not None:
@@ -200,10 +280,10 @@ class MailReferee:
         self.carry_out()
         mail = incoming.read(data)
         key = "msg:" + mail.message_id
-        if mail.message_id in self.load_state().seen:
+        if self.load_state().handled(mail.message_id):
             if filed:
                 self.maildir.file(filed)
-            return f"{mail.message_id}: already handled"
+            return f"{shown(mail.message_id)}: already handled"
         try:
             outcome = decision.address(mail, self.roster, self.compose)
             if isinstance(outcome, Request):
@@ -219,10 +299,10 @@ class MailReferee:
             # is not the message's fault: it stops the referee, and the
             # message waits for the next start.)
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
-        self.note(f"{mail.message_id}: {outcome.said}")
+        self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
                      outcome.observe)
-        return f"{mail.message_id}: {outcome.said}"
+        return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
         """:func:`decision.decide` on the game the request is about, as stored now."""
@@ -294,7 +374,8 @@ class MailReferee:
                 done.append(line)
                 self.journal(key, name, raw, logmod.encode(acted.log), mails, None)
         if timed:  # the heartbeat matters only where a clock runs
-            files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"))
+            files.write(str(beat), json.dumps({"alive": self.now()}).encode("ascii"),
+                        private=True)
         return done
 
     # -- seats given to new players --
@@ -309,7 +390,7 @@ class MailReferee:
         table = self.seats()
         table.setdefault(game, {})[seat] = address
         files.write(str(self.root / "state" / "seats.json"),
-                    json.dumps(table, sort_keys=True).encode("ascii"))
+                    json.dumps(table, sort_keys=True).encode("ascii"), private=True)
         if game in self.roster:
             self.roster[game][seat] = address
 
@@ -327,7 +408,7 @@ class MailReferee:
         mine = mine | {address} if add else mine - {address}
         table[game] = sorted(mine)
         files.write(str(self.root / "state" / "observers.json"),
-                    json.dumps(table, sort_keys=True).encode("ascii"))
+                    json.dumps(table, sort_keys=True).encode("ascii"), private=True)
 
     def observer_mails(self, game: str, after: bytes | None, key: str) -> list[bytes]:
         """The public view of ``game`` (the log ``after``, or as stored) for
@@ -366,9 +447,9 @@ class MailReferee:
         import secrets
 
         folder = self.root / "admin"
-        folder.mkdir(exist_ok=True)
+        files.private_dir(folder)
         name = f"{int(self.now() * 1000):015d}-{secrets.token_hex(4)}.json"
-        files.write(str(folder / name), json.dumps(words).encode("utf-8"))
+        files.write(str(folder / name), json.dumps(words).encode("utf-8"), private=True)
         return name
 
     def organise(self) -> list[str]:

@@ -27,6 +27,14 @@ __all__ = ["Maildir", "Sender", "Spool", "fetch_imap", "smtp_send"]
 Sender = Callable[[str, list[str], bytes], None]
 
 
+def private(path: Path) -> None:
+    """A player's mail, delivered as the mail delivery agent's umask allows,
+    made its owner's alone (never loosened)."""
+    mode = path.stat().st_mode & 0o777
+    if mode & 0o077:
+        os.chmod(path, mode & 0o700)
+
+
 @dataclass(frozen=True)
 class Maildir:
     """Incoming mail: ``new/`` waiting, ``cur/`` handled (any mail delivery
@@ -35,8 +43,9 @@ class Maildir:
     path: Path
 
     def make(self) -> None:
-        for sub in ("new", "cur", "tmp"):
-            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for sub in ("new", "cur", "tmp"):  # the players' mail: the referee's alone
+            (self.path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
 
     def waiting(self) -> list[str]:
         """The messages waiting in ``new/``, oldest first."""
@@ -55,11 +64,13 @@ class Maildir:
         """Move a handled message from ``new/`` to ``cur/``, marked seen."""
         src = self.path / "new" / name
         if src.exists():
+            private(src)
             os.replace(src, self.path / "cur" / f"{name.partition(':')[0]}:2,S")
 
     def put_aside(self, name: str, where: Path) -> None:
         """Move a waiting message out of the Maildir, into ``where``."""
-        where.mkdir(exist_ok=True)
+        files.private_dir(where)
+        private(self.path / "new" / name)
         os.replace(self.path / "new" / name, where / name)
 
 
@@ -71,7 +82,7 @@ class Spool:
     path: Path
 
     def put(self, name: str, data: bytes) -> None:
-        files.write(str(self.path / name), data)
+        files.write(str(self.path / name), data, private=True)  # a mail holds a hand
 
     def count(self) -> int:
         return len(list(self.path.glob("*.eml")))
@@ -91,7 +102,7 @@ class Spool:
                 import smtplib
 
                 if isinstance(e, smtplib.SMTPRecipientsRefused):
-                    (self.path / "failed").mkdir(exist_ok=True)
+                    files.private_dir(self.path / "failed")
                     os.replace(path, self.path / "failed" / path.name)
                     note(f"refused by the server, kept in spool/failed: {path.name} to "
                          f"{', '.join(to)}")
@@ -150,7 +161,7 @@ def fetch_imap(server: Server, user: str, maildir: Maildir) -> int:
             body = next((p[1] for p in parts if isinstance(p, tuple)), None)
             if body is None:
                 continue
-            box.add(body)
+            private(maildir.path / "new" / box.add(body))
             imap.uid("store", uid, "+FLAGS", "(\\Seen)")
             count += 1
     finally:

@@ -28,5 +28,5 @@ GAME = GameSpec(
     narration=narration,
     picture_module=f"{__name__}.picture",
     fast_module=f"{__name__}.fast",
-    bot_plies=90_000,
+    bot_plies=75_000,
 )

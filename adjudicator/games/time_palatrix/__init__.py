@@ -34,5 +34,5 @@ GAME = GameSpec(
     narration=narration,
     picture_module=f"{__name__}.picture",
     fast_module=f"{__name__}.fast",
-    bot_plies=80_000,
+    bot_plies=100_000,
 )
