@@ -570,3 +570,59 @@ def test_a_seat_given_to_a_new_player_mid_game_and_an_ejection(tmp_path: Path,
     assert log.result.standings[-1].player == "cy"
     assert log.result.details[-1] == "cy was put out of the game by the organiser: ranked last"
     assert match.audit(log).passed
+
+
+def test_the_organiser_acts_by_signed_mail_and_a_forged_from_does_nothing(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    """An organiser's act by mail needs their signature: a forged From:, a
+    signature by another key, a signature moved to another act and a
+    replayed mail (under a new Message-ID) all do nothing."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from adjudicator import seal
+    from adjudicator.postal import organiser
+
+    timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"), "per-move=10h", "o2")
+    key, other = seal.new_signing_key(), seal.new_signing_key()
+    (tmp_path / "referee.toml").write_text(
+        f'address = "referee@club.test"\npicture = "svg"\noutage = 1440\n'
+        f'[organisers]\n"org@club.test" = "{seal.public_key(key)}"\n'
+        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "none"\n')
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    assert dict(ref.config.organisers) == {"org@club.test": seal.public_key(key)}
+    ref.run_once()
+
+    def mail(sender: str, body: str) -> None:
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = "referee@club.test"
+        msg["Subject"] = "admin"
+        msg["Message-ID"] = make_msgid(domain="organisers.test")
+        msg.set_content(body)
+        deliver(tmp_path, msg.as_bytes())
+        now[0] += timedelta(minutes=1)
+        ref.run_once()
+
+    def acts() -> list[str]:
+        return acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes()))
+
+    good = organiser.sign(key, "referee@club.test", ["pause", "g"])
+    mail("Mallory <org@club.test>", "admin pause g\n")  # a forged From:, no signature
+    mail("Mallory <org@club.test>", organiser.sign(other, "referee@club.test", ["pause", "g"]))
+    mail("Mallory <mallory@x.test>", good)  # the organiser's signature, another sender
+    moved = good.replace("admin pause g", "admin extend g ann 99")
+    mail("Org <org@club.test>", moved)  # the signature moved to another act
+    assert acts() == []
+    mail("Org <org@club.test>", good)
+    assert acts() == ["@pause"]
+    mail("Org <org@club.test>", good)  # replayed under a new Message-ID
+    mail("Org <org@club.test>", organiser.sign(key, "referee@club.test", ["resume", "g"]))
+    assert acts() == ["@pause", "@resume"]
+    from mailref import parse
+
+    answers = [str(parse(data).get_body(preferencelist=("plain",)).get_content())
+               for rcpt, data in smtp.sink.received if "org@club.test" in rcpt]
+    assert sum("nothing done" in a for a in answers) == 4  # the forged and moved ones, the replay
+    assert any("already taken" in a for a in answers)

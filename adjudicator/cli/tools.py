@@ -169,5 +169,23 @@ def key_new(
     typer.echo(f"Wrote {output} (private: keep it). Public key: {key.public}")
 
 
+@key_app.command("sign-admin")
+def key_sign_admin(
+    words: Annotated[list[str], typer.Argument(metavar="ACT GAME [ARGS]...", help="The organiser's act, e.g. pause cup-3.", show_default=False)],
+    key: Annotated[str, typer.Option("--key", metavar="FILE", help="Your key file (adjudicator key new).")],
+    referee: Annotated[str, typer.Option("--referee", metavar="ADDRESS", help="The referee's mail address.")],
+) -> None:
+    """Sign an organiser's act for the referee by mail: prints the two lines
+    to put at the top of a mail to it (each signature acts once).
+
+    \b
+    Example: adjudicator key sign-admin --key org.key --referee referee@club.example pause cup-3
+    """
+    from .. import actions
+    from ..postal import organiser
+
+    typer.echo(organiser.sign(actions.private_key(key) or "", referee, list(words)), nl=False)
+
+
 COMMANDS = {"games": list_games, "rules": rules, "convert": convert, "schema": schema,
             "simulate": simulate, "key": key_app}

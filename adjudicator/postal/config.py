@@ -56,6 +56,9 @@ class Config:
     #: The games anyone may follow by mail (``observe GAME``): their names,
     #: or ``("*",)`` for every game. None by default.
     observers: tuple[str, ...] = ()
+    #: The organisers who may act by mail: address -> public key
+    #: (``[organisers]`` in referee.toml); their mails must be signed.
+    organisers: tuple[tuple[str, str], ...] = ()
     #: Minutes between two rounds beyond which the referee counts itself
     #: down: no clock of any game runs across the gap (recorded as
     #: ``@outage`` in every game with a time control).
@@ -137,6 +140,16 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
         observers = ["*"]
     if not isinstance(observers, list) or not all(isinstance(g, str) for g in observers):
         raise ConfigError(f"{path}: observers is \"all\" or a list of game names")
+    organisers = data.get("organisers", {})
+    if not isinstance(organisers, dict) or not all(
+            isinstance(a, str) and "@" in a and isinstance(k, str) for a, k in organisers.items()):
+        raise ConfigError(f"{path}: [organisers] lists \"address\" = \"ed25519:PUBLIC KEY\"")
+    from ..seal import valid_public_key
+
+    for who, key in organisers.items():
+        if not valid_public_key(key):
+            raise ConfigError(f"{path}: [organisers] {who}: {key!r} is not a public key "
+                              "(adjudicator key new prints one)")
     outage = data.get("outage", 60)
     if not isinstance(outage, (int, float)) or outage <= 0:
         raise ConfigError(f"{path}: outage is a number of minutes above 0")
@@ -152,7 +165,8 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
                        "ADJUDICATOR_IMAP_PASSWORD", root, environ, warn, imap=True)
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
                   poll=float(poll), picture=picture, smtp=smtp, imap=imap,
-                  outage=float(outage), observers=tuple(observers))
+                  outage=float(outage), observers=tuple(observers),
+                  organisers=tuple((a.lower(), k) for a, k in organisers.items()))
 
 
 def load_roster(root: Path) -> dict[str, dict[str, str]]:

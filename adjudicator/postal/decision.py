@@ -26,7 +26,8 @@ from .commands import Command, Refused, find_command
 from .compose import Composer, public_text
 from .incoming import Incoming, is_automatic
 
-__all__ = ["YOUR_MAIL", "Decision", "Overview", "Request", "address", "decide", "game_of",
+__all__ = ["YOUR_MAIL", "Decision", "Organised", "Overview", "Request", "address", "decide",
+           "game_of",
            "ignored", "overview_text",
            "position_mails", "proof"]
 
@@ -46,6 +47,8 @@ class Decision:
     after: bytes | None = None
     #: An observer to add to (True) or remove from (False) a game: (game, address, add).
     observe: tuple[str, str, bool] | None = None
+    #: An organiser's signed act to queue: (nonce, words).
+    admin: tuple[str, list[str]] | None = None
 
 
 def ignored(why: str) -> Decision:
@@ -71,7 +74,7 @@ class Request:
 
 
 def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
-            composer: Composer) -> Decision | Request | Overview:
+            composer: Composer) -> Decision | Request | Overview | Organised:
     """Who a message is from and what it asks: a request about one of their
     games, or already the decision (ignored; help; no command; which game?)."""
     message, seed = incoming.message, "msg:" + incoming.message_id
@@ -90,6 +93,9 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
     watching = observing(incoming, subject, roster, composer, sender, seed)
     if watching is not None:
         return watching
+    acting = organising(incoming, composer, sender, seed)
+    if acting is not None:
+        return acting
     mine = {name: next(p for p, a in seats.items() if a == sender)
             for name, seats in roster.items() if sender in seats.values()}
     if not mine:
@@ -169,6 +175,50 @@ def observing(incoming: Incoming, subject: str, roster: Mapping[str, Mapping[str
                         (composer.answer_mail(message, words[0].lower(), text, seed),),
                         observe=(name, sender, add))
     return None
+
+
+@dataclass(frozen=True)
+class Organised:
+    """An organiser's act by mail, its signature checked: the service queues
+    it (once per nonce) and answers the organiser."""
+
+    incoming: Incoming
+    message: Message
+    sender: str
+    words: tuple[str, ...]
+    nonce: str
+
+    @property
+    def seed(self) -> str:
+        return "msg:" + self.incoming.message_id
+
+
+def organising(incoming: Incoming, composer: Composer, sender: str,
+               seed: str) -> Decision | Organised | None:
+    """A mail whose first line is ``admin ...``: the organiser's act when
+    its signature is good (:mod:`.organiser`), else refused with one line;
+    None for any other mail."""
+    from . import organiser
+
+    message = incoming.message
+    assert message is not None
+    bodies = [text for _, depth, text in incoming.texts() if depth == 0]
+    found = organiser.find(bodies[0].splitlines() if bodies else [])
+    if found is None:
+        return None
+    keys = dict(composer.config.organisers)
+    why = None
+    if isinstance(found, str):
+        why = found
+    elif sender not in keys:
+        why = "only an organiser named in the referee's configuration may act"
+    elif not organiser.verify(keys[sender], composer.config.address, found):
+        why = "the signature is not this organiser's for this act (forged or edited)"
+    if why is not None or isinstance(found, str):
+        return Decision(f"from {sender}: organiser's act refused: {why}",
+                        (composer.error_mail(message, f"admin: {why}; nothing done", None,
+                                             seed),))
+    return Organised(incoming, message, sender, tuple(found.words), found.nonce)
 
 
 def game_of(message: Message, mine: Mapping[str, str], domain: str) -> str | None:

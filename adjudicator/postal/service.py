@@ -209,7 +209,8 @@ class MailReferee:
     def journal(self, key: str, game: str | None, before: bytes | None, after: bytes | None,
                 mails: Sequence[bytes], filed: str | None,
                 observe: tuple[str, str, bool] | None = None,
-                seat: tuple[str, str, str] | None = None) -> None:
+                seat: tuple[str, str, str] | None = None,
+                admin: tuple[str, list[str]] | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -223,6 +224,7 @@ class MailReferee:
             "filed": filed,
             "observe": None if observe is None else list(observe),
             "seat": None if seat is None else list(seat),
+            "admin": None if admin is None else [admin[0], admin[1]],
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
@@ -262,6 +264,14 @@ class MailReferee:
             self.set_observer(*pending["observe"])
         if pending.get("seat") is not None:
             self.set_seat(*pending["seat"])
+        if pending.get("admin") is not None:  # an organiser's signed act: queued once
+            nonce, words = pending["admin"]
+            folder = self.root / "admin"
+            files.private_dir(folder)
+            # Named by the nonce: carried out twice after a crash, one request.
+            files.write(str(folder / f"mail-{nonce}.json"),
+                        json.dumps(words).encode("utf-8"), private=True)
+            state.add("nonce:" + nonce)
         if key.startswith("msg:"):
             state.add(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
@@ -290,6 +300,8 @@ class MailReferee:
                 outcome = self.decide(outcome)
             elif isinstance(outcome, decision.Overview):
                 outcome = self.overview(outcome)
+            elif isinstance(outcome, decision.Organised):
+                outcome = self.signed_act(outcome)
         except OSError:
             raise  # a disk or a file that fails is not the message's fault
         except Exception as e:  # noqa: BLE001 - any fault of deciding on this message
@@ -301,7 +313,7 @@ class MailReferee:
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
-                     outcome.observe)
+                     outcome.observe, admin=outcome.admin)
         return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -439,6 +451,21 @@ class MailReferee:
                                   attachments=[(f"{game}.txt", "text/plain",
                                                 compose_public(log))])
                 for address in watching]
+
+    def signed_act(self, asked: decision.Organised) -> Decision:
+        """An organiser's signed act by mail: queued for this round (the
+        same nonce twice is refused: a replayed mail does nothing)."""
+        if self.load_state().handled("nonce:" + asked.nonce):
+            return Decision(f"from {asked.sender}: organiser's act refused: a replay",
+                            (self.compose.error_mail(
+                                asked.message, "admin: this signed act was already taken "
+                                "(each signature acts once); nothing done", None, asked.seed),))
+        return Decision(f"organiser {asked.sender}: admin {' '.join(asked.words)}",
+                        (self.compose.answer_mail(
+                            asked.message, "admin", f"Taken: admin {' '.join(asked.words)}. "
+                            "It is recorded in the game's log in this round, and its players "
+                            "are told; a refusal is in referee.log.", asked.seed),),
+                        admin=(asked.nonce, list(asked.words)))
 
     def request(self, words: list[str]) -> str:
         """Queue the organiser's act ``words`` (``pause GAME``, ``resume
