@@ -57,12 +57,17 @@ def play_with_a_vanishing_player(root: Path, smtp: SMTPServer, roster: dict[str,
             if newest is None or str(newest["Message-ID"]) in answered:
                 continue
             answered.add(str(newest["Message-ID"]))
-            vf = [f.value for f in mailparse.extract_all(newest.as_bytes())
-                  if isinstance(f.value, ViewFile)][0]
+            vf = view_in(newest)
             if vf.legal and vf.to_move == p.name:
                 deliver(root, p.reply(newest, f"move {p.rng.choice(vf.legal)}"))
         now[0] += step
     raise AssertionError("the game did not end")
+
+
+def view_in(message) -> ViewFile:  # type: ignore[no-untyped-def]
+    """The view file a referee's mail carries."""
+    return [f.value for f in mailparse.extract_all(message.as_bytes())
+            if isinstance(f.value, ViewFile)][0]
 
 
 def acts_of(log: Log) -> list[str]:
@@ -174,8 +179,7 @@ def test_a_reply_to_the_mail_before_a_reminder_still_counts(tmp_path: Path,
     assert mover.collect(smtp.sink)  # the reminder came
     assert acts_of(logmod.decode((tmp_path / "games" / "g.json").read_bytes())) == [
         f"@remind {first}"]
-    vf = [f.value for f in mailparse.extract_all(asked.as_bytes())
-          if isinstance(f.value, ViewFile)][0]
+    vf = view_in(asked)
     deliver(tmp_path, mover.reply(asked, f"move {vf.legal[0]}"))
     now[0] += timedelta(minutes=5)
     ref.run_once()
@@ -193,8 +197,7 @@ def test_a_reply_to_the_mail_before_a_reminder_still_counts(tmp_path: Path,
     log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
     assert acts_of(log)[-2:] == [f"@timeout {second}", f"@stand-in {second}"]
     # ...and their late reply to the old mail is refused, recording nothing.
-    legal = [f.value for f in mailparse.extract_all(stale.as_bytes())
-             if isinstance(f.value, ViewFile)][0].legal
+    legal = view_in(stale).legal
     deliver(tmp_path, other.reply(stale, f"move {legal[0]}"))
     ref.run_once()
     assert logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves == log.moves
@@ -322,8 +325,7 @@ def test_every_mail_of_a_timed_game_carries_the_deadline_for_the_calendar(
     assert moved[3] == START + timedelta(hours=15)
     # first moves: their event is cancelled, second's is asked for.
     message = players[first].inbox[-1]
-    vf = [f.value for f in mailparse.extract_all(message.as_bytes())
-          if isinstance(f.value, ViewFile)][0]
+    vf = view_in(message)
     deliver(tmp_path, players[first].reply(message, f"move {vf.legal[0]}"))
     now[0] += timedelta(minutes=10)
     ref.run_once()
@@ -423,8 +425,7 @@ def test_observers_follow_an_open_game_and_never_see_a_hand(tmp_path: Path,
         log = logmod.decode((tmp_path / "games" / "open.json").read_bytes())
         secret = logmod.decode_secret((tmp_path / "games" / "open.secret.json").read_bytes())
         mover = players[match.replay(match.unlock(log, secret)).to_move()]
-        vf = [f.value for f in mailparse.extract_all(mover.inbox[-1].as_bytes())
-              if isinstance(f.value, ViewFile)][0]
+        vf = view_in(mover.inbox[-1])
         deliver(tmp_path, mover.reply(mover.inbox[-1], f"move {vf.legal[0]}"))
         ref.run_once()
 
@@ -544,8 +545,7 @@ def test_a_seat_given_to_a_new_player_mid_game_and_an_ejection(tmp_path: Path,
     assert clocks.holders(log)[seat] == "Zoë"
     zoe = Player("Zoë", "zoe@newcomers.test", random.Random(8))
     zoe.collect(smtp.sink)
-    vf = [f.value for f in mailparse.extract_all(zoe.inbox[-1].as_bytes())
-          if isinstance(f.value, ViewFile)][0]
+    vf = view_in(zoe.inbox[-1])
     assert vf.player == seat and vf.legal  # the seat's view, now hers
     old = Player(seat, roster[seat], random.Random(9))
     old.collect(smtp.sink)

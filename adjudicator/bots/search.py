@@ -46,14 +46,13 @@ ROLLOUT_CAP = 600
 class Node:
     """A node of the tree: the moves tried from it, and what they were worth."""
 
-    __slots__ = ("children", "visits", "avail", "total", "seat")
+    __slots__ = ("children", "visits", "avail", "total")
 
-    def __init__(self, seat: int, n: int) -> None:
+    def __init__(self, n: int) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = [0.0] * n
-        self.seat = seat  # who chose the move into this node
 
 
 class Search:
@@ -98,7 +97,7 @@ class Search:
         outcome, standing = rules.outcome, rules.standing
         step = None if game.fast is None else game.fast.fast_step
         rng = random.Random(f"ismcts/{position.seed}")
-        root = Node(-1, n)
+        root = Node(n)
         texts: dict[Any, str] = {}
         legal = set(position.legal)
         log, sqrt = math.log, math.sqrt
@@ -152,7 +151,7 @@ class Search:
                             best, best_move, best_bound = child, move, bound
                 if untried:
                     move = untried[rng.randrange(len(untried))]
-                    child = children[move] = Node(seat, n)
+                    child = children[move] = Node(n)
                     state = play(state, move)
                     plies += 1
                     path.append(child)

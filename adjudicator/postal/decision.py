@@ -158,8 +158,9 @@ def observing(incoming: Incoming, subject: str, roster: Mapping[str, Mapping[str
     message = incoming.message
     assert message is not None
     bodies = [text for _, depth, text in incoming.texts() if depth == 0]
-    for line in [*(b.splitlines()[:1] for b in bodies[:1]), [subject]]:
-        words = line[0].split() if line else []
+    first = bodies[0].splitlines()[:1] if bodies else []
+    for line in [*first, subject]:  # the first line of the text, then the subject
+        words = line.split()
         if len(words) != 2 or words[0].lower() not in ("observe", "unobserve"):
             continue
         add, name = words[0].lower() == "observe", words[1].lower()
