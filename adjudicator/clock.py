@@ -16,6 +16,9 @@ The clock acts are entries of the log by ``referee`` (:mod:`adjudicator.events`)
     P was reminded; P's deadline passed (grace runs); P's grace ran out.
 ``@stand-in P``
     the next entry is P's move, played by a bot from P's view.
+``@order-stand-in P UNTIL``
+    the organiser ordered a stand-in for P: for P's next move (``move``)
+    or for every turn of P's until P is back (``back``).
 ``@forfeit P``
     P resigns on time.
 ``@pause`` / ``@resume``
@@ -57,7 +60,7 @@ EXPIRY = ("wait", "stand-in", "forfeit")
 UNTIL = ("move", "back")
 #: The acts of the clock: the referee's entries that start no turn.
 ACTS = ("remind", "late", "timeout", "stand-in", "forfeit", "pause", "resume", "outage",
-        "extend", "absent", "back", "replace", "eject")
+        "extend", "absent", "back", "replace", "eject", "order-stand-in")
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _SPEC_KEYS = {
     "per-move": "per_move", "bank": "bank", "increment": "increment", "cap": "cap",
@@ -291,7 +294,12 @@ class Timeline:
     stopped: list[tuple[datetime, datetime]]
     absent: dict[str, list[tuple[datetime, datetime]]]
     paused: datetime | None = None
+    #: Players a stand-in plays for at every turn until they are back
+    #: (``until=back``, or the organiser's ``@order-stand-in P back``).
     standing_in: set[str] = field(default_factory=set)
+    #: Players a stand-in plays for at their next turn only (the organiser's
+    #: ``@order-stand-in P move``, spent by that move, whoever plays it).
+    once: set[str] = field(default_factory=set)
     last: datetime | None = None  # the stamp of the last entry
 
     def calendar(self, player: str) -> Calendar:
@@ -351,6 +359,8 @@ def timeline(log: Log, to_move: str | None, upto: int | None = None) -> Timeline
             used = line.calendar(mover).hours(line.turn.began, at)
             kept = line.bank[mover] + line.turn.extra - used + tc.increment
             line.bank[mover] = min(float(tc.cap), kept) if tc.cap is not None else kept
+        if not text.startswith("@"):
+            line.once.discard(mover)  # the turn the organiser's order was for is played
         line.turn = Turn(began=at)
     line.turn.player = to_move
     if line.turn.began is None:
@@ -364,8 +374,12 @@ def _act(line: Timeline, text: str, at: datetime) -> None:
         line.turn.acts.add(kind)
     elif kind == "stand-in":
         line.turn.acts.add(kind)
-        if line.tc.until == "back":
+        if args[0] in line.once:
+            line.once.discard(args[0])  # the organiser's, for this move only
+        elif line.tc.until == "back":
             line.standing_in.add(args[0])
+    elif kind == "order-stand-in":
+        (line.standing_in if args[1] == "back" else line.once).add(args[0])
     elif kind == "pause":
         line.paused = at
     elif kind == "resume":
@@ -381,6 +395,7 @@ def _act(line: Timeline, text: str, at: datetime) -> None:
     elif kind == "back":
         who = args[0]
         line.standing_in.discard(who)
+        line.once.discard(who)
         spans = line.absent[who]
         if spans and spans[-1][0] <= at < spans[-1][1]:
             spans[-1] = (spans[-1][0], at)
@@ -406,7 +421,7 @@ def due(log: Log, to_move: str | None, now: datetime) -> Due | None:
     line = timeline(log, to_move)
     if line.paused is not None:
         return None
-    if to_move in line.standing_in:
+    if to_move in line.standing_in or to_move in line.once:
         return Due("stand-in", to_move, line.last or now)
     moments = line.moments()
     if moments is None:
@@ -438,7 +453,7 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     tc = log.time
     shapes = {"remind": 1, "late": 1, "timeout": 1, "stand-in": 1, "forfeit": 1, "pause": 0,
               "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1, "replace": 2,
-              "eject": 1}
+              "eject": 1, "order-stand-in": 2}
     if len(args) != shapes[kind]:
         raise IllegalMoveError(f"@{kind} takes {shapes[kind]} argument(s)", CLAUSE)
     if kind in ("replace", "eject"):  # the organiser's, in any refereed game
@@ -464,11 +479,17 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     elif kind == "stand-in":
         if player != to_move:
             raise IllegalMoveError(f"it is {to_move}'s turn, not {player}'s", CLAUSE)
-        if tc.expiry != "stand-in":
-            raise IllegalMoveError("the time control's policy is not stand-in", CLAUSE)
-        if not (previous == f"@timeout {player}" or player in line.standing_in):
-            raise IllegalMoveError(f"a stand-in plays for {player} only once their time ran "
-                                   "out", CLAUSE)
+        if player not in line.standing_in and player not in line.once:
+            if tc.expiry != "stand-in":
+                raise IllegalMoveError("the time control's policy is not stand-in, and the "
+                                       f"organiser ordered no stand-in for {player}", CLAUSE)
+            if previous != f"@timeout {player}":
+                raise IllegalMoveError(f"a stand-in plays for {player} only once their time "
+                                       "ran out, or when the organiser orders it", CLAUSE)
+    elif kind == "order-stand-in":
+        if args[1] not in UNTIL:
+            raise IllegalMoveError(f"@order-stand-in P UNTIL: UNTIL is {' or '.join(UNTIL)}",
+                                   CLAUSE)
     elif kind == "forfeit":
         if tc.expiry != "forfeit" or previous != f"@timeout {player}":
             raise IllegalMoveError(f"{player} forfeits only when their time runs out under "

@@ -314,3 +314,79 @@ def test_audit_plays_every_stand_in_again_and_catches_a_referee_who_chose() -> N
     assert not report.passed
     failed = next(i for i in report.items if not i.ok)
     assert failed.what == "stand-ins" and "was recorded as a stand-in's" in failed.text
+
+
+# --- a stand-in ordered by the organiser ---------------------------------------------------------
+
+
+def test_the_organiser_orders_a_stand_in_for_one_move_and_audit_plays_it_again() -> None:
+    """Under wait, nothing plays for ann on its own; the organiser orders a
+    stand-in for her next move: it plays at once (her turn), once, and the
+    revealed log's audit plays it again."""
+    log, secret = game("per-move=10h expiry=wait stand-in=random", players=["ann", "bob"])
+    acted = timekeeper.organise(log, secret, ["stand-in", "ann", "move"], at(3))
+    assert acted.kind == "stand-in" and "ordered a stand-in for ann" in acted.words
+    moves = acted.log.moves
+    assert [m.move for m in moves[:2]] == ["@order-stand-in ann move", "@stand-in ann"]
+    assert moves[2].by == "ann" and moves[2].comment == "played by a stand-in (random)"
+    # For one move only: bob moves, and ann's clock runs again at her turn.
+    unlocked = match.unlock(acted.log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(4)).legal()[0]],
+                            at=clock.stamp(at(4)))
+    log = match.sign(match.publish(unlocked, log), secret)
+    assert timekeeper.next_act(log, secret, at(5)) is None
+    report = match.audit(match.reveal(log, secret))
+    assert report.passed, report
+    assert {i.what: i.text for i in report.items}["stand-ins"] == (
+        "all 1 stand-in moves are the bot's, played again")
+
+
+def test_an_order_waits_for_the_players_turn_and_lapses_if_they_move() -> None:
+    log, secret = game("per-move=10h expiry=forfeit stand-in=random", players=["ann", "bob"])
+    # Ordered for bob while it is ann's move: recorded, nothing played yet.
+    acted = timekeeper.organise(log, secret, ["stand-in", "bob"], at(1))
+    assert acted.kind == "order-stand-in" and [m.move for m in acted.log.moves] == [
+        "@order-stand-in bob move"]  # the header's until (move) by default
+    unlocked = match.unlock(acted.log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(2)).legal()[0]],
+                            at=clock.stamp(at(2)))
+    assert "bob" in clock.timeline(unlocked, "bob").once
+    log2 = match.sign(match.publish(unlocked, log), secret)
+    owed = timekeeper.next_act(log2, secret, at(2))
+    assert owed is not None and owed.kind == "stand-in" and owed.player == "bob"
+    # Had bob moved first, the order would have lapsed with his turn.
+    again = match.unlock(log2, secret)
+    moved = match.extend(again, [match.replay(again).legal()[0]], at=clock.stamp(at(2)))
+    assert "bob" not in clock.timeline(moved, "ann").once
+
+
+def test_an_order_until_back_plays_every_turn_until_the_player_is_back() -> None:
+    log, secret = game("per-move=10h expiry=wait stand-in=random", players=["ann", "bob"])
+    log = timekeeper.organise(log, secret, ["stand-in", "ann", "back"], at(1)).log
+    for hour in (2, 3):  # bob moves, the stand-in answers for ann each time
+        unlocked = match.unlock(log, secret)
+        unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(hour)).legal()[0]],
+                                at=clock.stamp(at(hour)))
+        log = match.sign(match.publish(unlocked, log), secret)
+        acted = timekeeper.next_act(log, secret, at(hour))
+        assert acted is not None and acted.kind == "stand-in" and "until they are back" in \
+            acted.words
+        log = acted.log
+    log = timekeeper.player_act(log, secret, "ann", ["back"], at(4)).log
+    unlocked = match.unlock(log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(5)).legal()[0]],
+                            at=clock.stamp(at(5)))
+    log = match.sign(match.publish(unlocked, log), secret)
+    assert timekeeper.next_act(log, secret, at(5)) is None  # ann plays for herself again
+    assert match.audit(match.reveal(log, secret)).passed
+
+
+def test_a_stand_in_nobody_ordered_is_refused() -> None:
+    log, secret = game("per-move=10h expiry=wait")
+    with pytest.raises(IllegalMoveError, match="organiser ordered no stand-in for ann"):
+        forged(log, secret, "@stand-in ann", 20)
+    with pytest.raises(IllegalMoveError, match="UNTIL is move or back"):
+        forged(log, secret, "@order-stand-in ann forever", 1)
+    for words in (["stand-in"], ["stand-in", "ann", "forever"]):
+        with pytest.raises(UsageError):
+            timekeeper.organise(log, secret, words, at(1))

@@ -626,3 +626,65 @@ def test_the_organiser_acts_by_signed_mail_and_a_forged_from_does_nothing(
                for rcpt, data in smtp.sink.received if "org@club.test" in rcpt]
     assert sum("nothing done" in a for a in answers) == 4  # the forged and moved ones, the replay
     assert any("already taken" in a for a in answers)
+
+
+def test_the_organiser_orders_a_stand_in_at_the_machine_and_by_signed_mail(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    """By signed mail, 'stand-in GAME PLAYER back': a bot plays every turn
+    of the seat until the player mails 'back' (under wait, where nothing
+    else would). At the machine, 'admin stand-in GAME PLAYER': a bot plays
+    the seat's move at once. The revealed log's audit plays every one of
+    those moves again."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from typer.testing import CliRunner
+
+    from adjudicator import seal
+    from adjudicator.cli import app
+    from adjudicator.postal import organiser
+
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=wait stand-in=random", "s9")
+    key = seal.new_signing_key()
+    toml = tmp_path / "referee.toml"
+    toml.write_text(toml.read_text().replace(
+        "[smtp]", f'[organisers]\n"org@club.test" = "{seal.public_key(key)}"\n[smtp]'))
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    secret = logmod.decode_secret((tmp_path / "games" / "g.secret.json").read_bytes())
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = match.replay(match.unlock(log, secret)).to_move()
+    second = next(p for p in log.players if p != first)
+    msg = EmailMessage()
+    msg["From"] = "Org <org@club.test>"
+    msg["To"] = "referee@club.test"
+    msg["Subject"] = "admin"
+    msg["Message-ID"] = make_msgid(domain="organisers.test")
+    msg.set_content(organiser.sign(key, "referee@club.test", ["stand-in", "g", second, "back"]))
+    deliver(tmp_path, msg.as_bytes())
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log) == [f"@order-stand-in {second} back"]  # first's move: it waits
+    p = Player(first, roster[first], random.Random(11))
+    for n in (1, 2):  # first answers; the stand-in answers for second at once
+        p.collect(smtp.sink)
+        mail = p.inbox[-1]
+        deliver(tmp_path, p.reply(mail, f"move {view_in(mail).legal[0]}"))
+        now[0] += timedelta(minutes=5)
+        ref.run_once()
+        log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+        assert acts_of(log)[-1] == f"@stand-in {second}" and log.moves[-1].by == second
+        assert acts_of(log).count(f"@stand-in {second}") == n
+    # At the machine (stamped by the wall clock, later than the injected one).
+    r = CliRunner().invoke(app, ["referee", str(tmp_path), "admin", "stand-in", "g", first])
+    assert r.exit_code == 0, r.output
+    assert "a stand-in (random) played" in r.output
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[-2:] == [f"@order-stand-in {first} move", f"@stand-in {first}"]
+    assert log.moves[-1].by == first
+    report = match.audit(match.reveal(log, secret))
+    assert report.passed, report
+    assert "all 3 stand-in moves" in {i.what: i.text for i in report.items}["stand-ins"]

@@ -266,6 +266,7 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
 #: The acts of the clock after which a view file issued before them still
 #: answers the position: none moves a piece or ends the game.
 QUIET_ACTS = frozenset({"remind", "late", "timeout", "outage", "pause", "resume", "extend",
+                        "order-stand-in",
                         "absent", "back"})
 
 
