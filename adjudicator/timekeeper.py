@@ -19,11 +19,12 @@ and find the same move (``audit`` does).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from . import clock, match
-from .log import Log, Secret
+from .log import Log, Orders, Secret
 from .played import Replay
 from .recording import act
 from .referee import signed
@@ -44,10 +45,11 @@ class Acted:
     table: bool
 
 
-def stand_in_move(rep: Replay) -> str:
+def stand_in_move(rep: Replay, orders: Sequence[Orders] = ()) -> str:
     """The move a stand-in plays for the player to move in ``rep`` (an
-    unlocked replay whose log has a time control): :func:`clock.stand_in_move`."""
-    return clock.stand_in_move(rep.game, rep.state, rep.log)
+    unlocked replay whose log has a time control), following the standing
+    orders in force among ``orders`` (the secret's): :func:`clock.stand_in_move`."""
+    return clock.stand_in_move(rep.game, rep.state, rep.log, orders)
 
 
 def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
@@ -94,7 +96,7 @@ def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
 def _stand_in(log: Log, secret: Secret, unlocked: Log, rep: Replay, who: str, at: str,
               why: str, back: bool) -> Acted:
     assert log.time is not None
-    move = stand_in_move(rep)
+    move = stand_in_move(rep, secret.orders)
     level = log.time.stand_in
     done = act(unlocked, f"@stand-in {who}", at=at, then=move,
                comment=f"played by a stand-in ({level})")
@@ -207,6 +209,36 @@ def player_act(log: Log, secret: Secret, player: str, words: list[str],
     rep = act(unlocked, f"@absent {player} {clock.stamp(start)} {clock.stamp(end)}", at=at)
     return _done(log, secret, rep, "absent", player,
                  f"{player} is away from {words[1]} to {words[2]}: their clock stops then", True)
+
+
+def leave_orders(log: Log, secret: Secret, player: str, orders: Sequence[str],
+                 now: datetime) -> tuple[Acted, Secret]:
+    """``player``'s standing orders for a stand-in (in order of preference;
+    none clears them), recorded at ``now`` as ``@orders PLAYER DIGEST``, a
+    salted commitment: the log and the table see only the digest. Returns
+    the act and the secret that keeps the orders until the reveal (the
+    caller writes it before the log)."""
+    import secrets as random_bytes
+
+    import msgspec
+
+    from . import seal
+    from .errors import UsageError
+
+    if log.time is None:
+        raise UsageError("this game has no time control: no stand-in will play for you")
+    orders = [o.strip() for o in orders if o.strip()]
+    if len(orders) > clock.MAX_ORDERS or any(len(o) > clock.MAX_ORDER or "," in o
+                                             for o in orders):
+        raise UsageError(f"standing orders: at most {clock.MAX_ORDERS}, each at most "
+                         f"{clock.MAX_ORDER} characters, separated by commas")
+    kept = Orders(player=player, salt=random_bytes.token_hex(16), text=", ".join(orders))
+    digest = seal.orders_digest(kept.player, kept.salt, kept.text)
+    rep = act(match.unlock(log, secret), f"@orders {player} {digest}", at=clock.stamp(now))
+    new_secret = msgspec.structs.replace(secret, orders=(*secret.orders, kept))
+    said = (f"{player} left standing orders for a stand-in (digest {digest[:12]}...)"
+            if orders else f"{player} withdrew their standing orders")
+    return _done(log, new_secret, rep, "orders", player, said, True), new_secret
 
 
 def absence_span(first: str, last: str, zone: str) -> tuple[datetime, datetime]:

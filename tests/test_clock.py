@@ -390,3 +390,89 @@ def test_a_stand_in_nobody_ordered_is_refused() -> None:
     for words in (["stand-in"], ["stand-in", "ann", "forever"]):
         with pytest.raises(UsageError):
             timekeeper.organise(log, secret, words, at(1))
+
+
+# --- standing orders for a stand-in --------------------------------------------------------------
+
+
+def with_orders(orders: list[str]):
+    """ann's standing orders left at 1 h; her time runs out at 10 h and a
+    stand-in plays: the log, the secret, the bot's move without orders and
+    a legal move that is not the bot's."""
+    log, secret = game("per-move=10h expiry=stand-in stand-in=random", players=["ann", "bob"])
+    bare, _ = run(log, secret, at(10))
+    bot = bare.moves[-1].move
+    other = next(m for m in match.validate(match.unlock(log, secret)).legal() if m != bot)
+    acted, secret = timekeeper.leave_orders(log, secret, "ann",
+                                            [o.format(other=other, bot=bot) for o in orders], at(1))
+    log, _ = run(acted.log, secret, at(10), start=at(1))
+    return log, secret, bot, other
+
+
+def test_a_stand_in_follows_the_players_standing_orders_and_audit_checks_them() -> None:
+    log, secret, bot, wanted = with_orders(["no such move", "{other}", "{bot}"])
+    acts = [m.move for m in log.moves]
+    assert acts[0].startswith("@orders ann ") and len(acts[0].split(" ")[2]) == 64
+    assert acts[-2:] == ["@stand-in ann", wanted]  # the first legal order, not the bot's
+    # Only a digest is public: the orders are in the secret alone.
+    assert "no such move" not in logmod.encode(log).decode()
+    assert [o.text for o in secret.orders] == [f"no such move, {wanted}, {bot}"]
+    revealed = match.reveal(log, secret)
+    assert revealed.orders == secret.orders
+    report = match.audit(revealed)
+    assert report.passed, report
+    said = {i.what: i.text for i in report.items}
+    assert said["standing orders"].startswith("all 1 revealed")
+    # The text form carries the reveal, and reads back the same.
+    from adjudicator import textform
+
+    assert logmod.encode(textform.loads(textform.dumps(revealed))) == logmod.encode(revealed)
+    # Orders withdrawn (none): the bot plays.
+    log, secret, bot, _ = with_orders([])
+    assert log.moves[-1].move == bot and secret.orders[0].text == ""
+
+
+def test_a_referee_that_ignores_the_orders_or_edits_them_fails_audit() -> None:
+    from adjudicator.chain import sealed
+    from adjudicator.log import Orders
+
+    log, secret, bot, wanted = with_orders(["{other}"])
+    assert log.moves[-1].move == wanted
+    # The bot's move instead of the order's, re-chained and re-signed.
+    unlocked = match.unlock(log, secret)
+    bare = msgspec.structs.replace(unlocked, moves=unlocked.moves[:-1])
+    last = unlocked.moves[-1]
+    ignored = msgspec.structs.replace(bare, moves=sealed(bare, [(last.by, bot, last.comment)],
+                                                          last.at))
+    ignored = match.reveal(match.sign(match.publish(ignored, log), secret), secret)
+    report = match.audit(ignored)
+    failed = next(i for i in report.items if not i.ok)
+    assert failed.what == "stand-ins" and "with the standing orders then in force" in failed.text
+    # Orders revealed with another text than the one committed to.
+    revealed = match.reveal(log, secret)
+    kept = revealed.orders[0]
+    edited = msgspec.structs.replace(revealed, orders=(Orders(player="ann", salt=kept.salt,
+                                                              text=bot),))
+    report = match.audit(edited)
+    failed = next(i for i in report.items if not i.ok)
+    assert failed.what == "standing orders" and "do not match" in failed.text
+    # Left out of the reveal: the stand-in's move cannot be checked.
+    report = match.audit(msgspec.structs.replace(revealed, orders=()))
+    assert not report.passed
+
+
+def test_standing_orders_read_patterns_and_are_refused_when_too_long() -> None:
+    from adjudicator import games
+
+    log, secret = game("per-move=10h expiry=stand-in", players=["ann", "bob"])
+    rep = match.validate(match.unlock(log, secret), keep=True)
+    g = games.get("atlas")
+    listed = rep.legal()
+    pattern = listed[3][:2] + "*"
+    first = next(m for m in listed if m.startswith(listed[3][:2]))
+    assert clock.follow_orders(g, rep.state, rep.log, ["zz*", pattern]) == first
+    assert clock.follow_orders(g, rep.state, rep.log, ["99X"]) is None
+    with pytest.raises(UsageError, match="at most 20"):
+        timekeeper.leave_orders(log, secret, "ann", ["1D"] * 21, at(1))
+    with pytest.raises(IllegalMoveError, match="DIGEST is 64 hex digits"):
+        forged(log, secret, "@orders ann 3D", 1)

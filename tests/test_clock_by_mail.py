@@ -378,10 +378,14 @@ def test_games_lists_a_players_games_most_urgent_first(tmp_path: Path,
     ann.collect(smtp.sink)
     answer = next(m for m in ann.inbox if str(m["Subject"]) == "Re: games")
     body = answer.get_body(preferencelist=("plain",)).get_content()
-    lines = [line.strip() for line in body.splitlines() if line.startswith("  ")]
+    assert max(len(line) for line in body.splitlines()) <= 72
+    # One entry per game, folded at 72 columns (continued 6 columns in).
+    lines = " ".join(line.strip() if line.startswith("      ") else "\n" + line.strip()
+                     for line in body.splitlines() if line.startswith("  ")).split("\n")[1:]
+    lines = [line.strip() for line in lines]
     assert [line.split(" ", 1)[0] for line in lines] == ["fast", "slow", "open"]
-    assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z")
-    assert lines[1].endswith("due 2026-03-04T09:00:00Z")
+    assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z (10h left)")
+    assert lines[1].endswith("due 2026-03-04T09:00:00Z (2d left)")
     assert "Q-Turn" in lines[2] and "due" not in lines[2]
 
 
@@ -688,3 +692,55 @@ def test_the_organiser_orders_a_stand_in_at_the_machine_and_by_signed_mail(
     report = match.audit(match.reveal(log, secret))
     assert report.passed, report
     assert "all 3 stand-in moves" in {i.what: i.text for i in report.items}["stand-ins"]
+
+
+def test_standing_orders_by_mail_are_followed_and_never_leak(tmp_path: Path,
+                                                             smtp: SMTPServer) -> None:
+    """ann mails standing orders; only she is told what they are, the log
+    and every other mail carry their digest alone. Her time runs out: the
+    stand-in plays her first legal order. At the end the orders are
+    revealed with the seed, and audit checks them and the move."""
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=forfeit stand-in=random", "so1")
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = log.players[0]
+    me = Player(first, roster[first], random.Random(12))
+    me.collect(smtp.sink)
+    legal = view_in(me.inbox[-1]).legal
+    # A marker no game's notation reads, then a legal move: the stand-in
+    # passes over the first and plays the second.
+    deliver(tmp_path, me.reply(me.inbox[-1], f"orders xyzzy-secret-plan, {legal[-1]}"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    me.collect(smtp.sink)
+    told = me.inbox[-1].get_body(preferencelist=("plain",)).get_content()
+    assert f"your standing orders: xyzzy-secret-plan, {legal[-1]}" in told.replace("\n| ", " ")
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[0].startswith(f"@orders {first} ")
+    assert oct((tmp_path / "games" / "g.secret.json").stat().st_mode & 0o777) == "0o600"
+    # The organiser orders a stand-in (forfeit is the policy): it follows the orders.
+    ref.request(["stand-in", "g", first])
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.moves[-2].move == f"@stand-in {first}" and log.moves[-1].move == legal[-1]
+    # Nothing but her own mails ever held the orders; nor does the log on disk.
+    assert b"xyzzy" not in (tmp_path / "games" / "g.json").read_bytes()
+    for rcpt, data in smtp.sink.received:
+        if roster[first] not in rcpt:
+            assert b"xyzzy" not in data, rcpt
+    # The game ends (the other player resigns): the orders are revealed.
+    other = next(p for p in log.players if p != first)
+    them = Player(other, roster[other], random.Random(13))
+    them.collect(smtp.sink)
+    deliver(tmp_path, them.reply(them.inbox[-1], "resign"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.result is not None and log.orders[0].text == f"xyzzy-secret-plan, {legal[-1]}"
+    report = match.audit(log)
+    assert report.passed, report
+    assert {i.what for i in report.items} >= {"standing orders", "stand-ins"}

@@ -25,7 +25,7 @@ import logging.handlers
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,8 +163,11 @@ class MailReferee:
         path = self.log_path(name)
         return logmod.decode(files.read(str(path)), str(path))
 
+    def secret_path(self, name: str) -> Path:
+        return self.root / "games" / f"{name}.secret.json"
+
     def secret(self, name: str) -> Secret:
-        path = self.root / "games" / f"{name}.secret.json"
+        path = self.secret_path(name)
         if path not in self._warned and files.readable_by_others(path):
             self._warned.add(path)
             self.warn(f"warning: {path} is readable by others: chmod 600 {path}")
@@ -210,7 +213,8 @@ class MailReferee:
                 mails: Sequence[bytes], filed: str | None,
                 observe: tuple[str, str, bool] | None = None,
                 seat: tuple[str, str, str] | None = None,
-                admin: tuple[str, list[str]] | None = None) -> None:
+                admin: tuple[str, list[str]] | None = None,
+                secret: bytes | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -225,6 +229,7 @@ class MailReferee:
             "observe": None if observe is None else list(observe),
             "seat": None if seat is None else list(seat),
             "admin": None if admin is None else [admin[0], admin[1]],
+            "secret": None if secret is None else base64.b64encode(secret).decode("ascii"),
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
@@ -239,6 +244,11 @@ class MailReferee:
             return
         state = self.load_state()
         game, key = pending["game"], pending["key"]
+        if pending.get("secret") is not None:
+            # Before the log: an entry never commits to orders the referee
+            # does not hold (orders held but never recorded are not revealed).
+            files.write(str(self.secret_path(game)), base64.b64decode(pending["secret"]),
+                        private=True)
         if pending["after"] is not None:
             after = base64.b64decode(pending["after"])
             log_path = self.log_path(game)
@@ -313,7 +323,7 @@ class MailReferee:
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
-                     outcome.observe, admin=outcome.admin)
+                     outcome.observe, admin=outcome.admin, secret=outcome.secret)
         return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -534,11 +544,23 @@ class MailReferee:
 
     def overview(self, asked: decision.Overview) -> Decision:
         """The answer to ``games``: every game of the sender, where it
-        stands as they may know it (whose move, the deadline, the result)."""
+        stands as they may know it (whose move, the deadline and the time
+        left, the result)."""
+        from datetime import UTC, datetime
+
+        text = decision.overview_text(self.overview_rows(asked.mine),
+                                      datetime.fromtimestamp(self.now(), UTC))
+        sender = next(iter(self.roster[n][p] for n, p in asked.mine.items()))
+        return Decision(f"games for {sender}",
+                        (self.compose.answer_mail(asked.message, "games", text, asked.seed),))
+
+    def overview_rows(self, mine: Mapping[str, str]) -> list[tuple[str, str, str, str | None]]:
+        """A row per game of ``mine`` (game -> the player's seat): its name,
+        its title, where it stands, its deadline."""
         from .. import clock, games, match
 
         rows: list[tuple[str, str, str, str | None]] = []
-        for name, player in asked.mine.items():
+        for name, player in mine.items():
             log = self.log(name)
             title = games.get(log.game).title
             if log.result is not None:
@@ -551,10 +573,7 @@ class MailReferee:
                 due = None if when is None else clock.stamp(when)
             state = "your move" if who == player else f"{who} to move"
             rows.append((name, title, f"{state} (move {len(log.moves) + 1})", due))
-        text = decision.overview_text(rows)
-        sender = next(iter(self.roster[n][p] for n, p in asked.mine.items()))
-        return Decision(f"games for {sender}",
-                        (self.compose.answer_mail(asked.message, "games", text, asked.seed),))
+        return rows
 
     def status(self) -> list[str]:
         """A line per game: its moves, who is to move and by when."""
