@@ -744,3 +744,125 @@ def test_standing_orders_by_mail_are_followed_and_never_leak(tmp_path: Path,
     report = match.audit(log)
     assert report.passed, report
     assert {i.what for i in report.items} >= {"standing orders", "stand-ins"}
+
+
+def digest_club(root: Path, port: int, default: str = "false", hour: int = 8) -> None:
+    """Two timed Atlas games of ann and bob (ann to move in both), one
+    address each; the digest from 08:00 in Stockholm."""
+    referee_dir(root, port, {"slow": ("atlas", ("ann", "bob"), "d1"),
+                             "fast": ("atlas", ("ann", "bob"), "d2")})
+    (root / "roster.toml").write_text("".join(
+        f'[{name}]\nann = "ann@players.test"\nbob = "bob@players.test"\n'
+        for name in ("slow", "fast")), encoding="utf-8")
+    for name, hours in (("slow", "48h"), ("fast", "10h")):
+        log, secret = match.new_refereed("atlas", ["ann", "bob"], name,
+                                         time=clock.parse(f"per-move={hours}"),
+                                         started=clock.stamp(START))
+        (root / "games" / f"{name}.json").write_bytes(logmod.encode(log))
+        (root / "games" / f"{name}.secret.json").write_bytes(logmod.encode(secret))
+    toml = root / "referee.toml"
+    toml.write_text("outage = 1440\n" + toml.read_text().replace(
+        "[smtp]", f'[digest]\ndefault = {default}\nhour = {hour}\nzone = "Europe/Stockholm"\n[smtp]'))
+
+
+def command_mail(sender: str, words: str) -> bytes:
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "referee@club.test"
+    msg["Subject"] = words
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(words + "\n")
+    return msg.as_bytes()
+
+
+def test_the_daily_digest_goes_once_a_day_to_who_asked(tmp_path: Path,
+                                                       smtp: SMTPServer) -> None:
+    """lichess's daily digest: 'digest on' by mail; then one mail a day, at
+    the first round from 08:00 in the organiser's zone, listing the
+    player's games with whose move and the time left, only on a day a game
+    waits on them; 'digest off' stops it."""
+    digest_club(tmp_path, smtp.port)
+    now = [START]  # 10:00 in Stockholm
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    ann = Player("ann", "ann@players.test", random.Random(14))
+    bob = Player("bob", "bob@players.test", random.Random(15))
+
+    def digests(p: Player) -> list[str]:
+        p.collect(smtp.sink)
+        return [m.get_body(preferencelist=("plain",)).get_content() for m in p.inbox
+                if str(m["Subject"]).startswith("Your games, ")]
+
+    assert digests(ann) == []  # off by default
+    deliver(tmp_path, command_mail("ann@players.test", "digest on"))
+    deliver(tmp_path, command_mail("bob@players.test", "digest on"))
+    for minutes in (5, 60, 600):  # rounds through the day: one digest
+        now[0] = START + timedelta(minutes=minutes)
+        ref.run_once()
+    (first,) = digests(ann)
+    lines = [line for line in first.splitlines() if line.startswith("  ")]
+    assert lines[0] == "  fast (Atlas: Enchanted Lands): your move (move 1), due"
+    assert lines[1].strip() == "2026-03-02T19:00:00Z (9h 55m left)"
+    assert max(len(line) for line in first.splitlines()) <= 72
+    assert digests(bob) == []  # nothing waits on bob: no mail that day
+    # The next day: not before 08:00 in Stockholm (07:00Z), then once.
+    now[0] = datetime(2026, 3, 3, 6, 50, tzinfo=UTC)
+    ref.run_once()
+    assert len(digests(ann)) == 1
+    now[0] = datetime(2026, 3, 3, 7, 5, tzinfo=UTC)
+    ref.run_once()
+    ref.run_once()
+    assert len(digests(ann)) == 2
+    assert "overdue" in digests(ann)[-1]  # fast's 10 hours ran out yesterday
+    deliver(tmp_path, command_mail("ann@players.test", "digest off"))
+    ref.run_once()
+    now[0] = datetime(2026, 3, 4, 7, 5, tzinfo=UTC)
+    ref.run_once()
+    assert len(digests(ann)) == 2
+    deliver(tmp_path, command_mail("ann@players.test", "digest weekly"))
+    ref.run_once()
+    ann.collect(smtp.sink)
+    assert "digest on, or digest off" in ann.inbox[-1].get_body().get_content()
+
+
+def test_the_daily_digest_is_sent_once_across_crashes(tmp_path: Path, smtp: SMTPServer,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the digest on for everyone (referee.toml), the referee is killed
+    at each step of the round that sends it; two more starts follow: ann
+    gets it exactly once."""
+    import shutil
+
+    from test_postal_crash import Crash, Faults
+
+    start = tmp_path / "start"
+    digest_club(start, smtp.port, default="true", hour=11)
+    now = [START]  # 10:00 in Stockholm: not yet
+    postal.MailReferee(start, now=lambda: now[0].timestamp()).run_once()
+    now[0] = START + timedelta(hours=1, minutes=5)
+    faults = Faults(monkeypatch, Crash())
+    at = 1
+    while True:
+        root = tmp_path / f"step-{at}"
+        shutil.copytree(start, root)
+        sent = len(smtp.sink.received)
+        faults.arm(at)
+        try:
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        except (Exception, Crash):  # noqa: BLE001 - the referee dies; the test is what is left
+            pass
+        hit = faults.count >= at
+        faults.arm(None)
+        for _ in range(2):
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        got = {data for rcpt, data in smtp.sink.received[sent:]
+               if rcpt == ["ann@players.test"] and b"Subject: Your games, " in data}
+        # One digest (a copy sent again after a crash in the SMTP step is
+        # the same mail, which the Message-ID lets a mail client drop).
+        assert len(got) == 1, at
+        if not hit:
+            break
+        at += 1
+    assert at > 3

@@ -25,7 +25,7 @@ from ..played import Replay
 from .compose import view_of
 from .incoming import strip_reply_prefix
 
-__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Games", "Help", "Legal",
+__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Digest", "Games", "Help", "Legal",
            "MailCommand", "Move",
            "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
            "help_text", "moves_of"]
@@ -219,6 +219,17 @@ class Games(MailCommand):
     changes = False
 
 
+class Digest(MailCommand):
+    """The daily digest on or off: answered by the referee, which keeps
+    the choice (:meth:`adjudicator.postal.service.MailReferee.digests`)."""
+
+    name = "digest"
+    help = (("digest on|off", "a mail each morning listing your games,\n"
+                              "when one waits on you"),)
+    about_a_game = False
+    changes = False
+
+
 class Help(MailCommand):
     name = "help"
     help = (("help", "this text"),)
@@ -231,7 +242,7 @@ class Help(MailCommand):
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
     Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
-    StandingOrders(), Games(), Help())}
+    StandingOrders(), Games(), Digest(), Help())}
 COMMANDS = tuple(TABLE)
 
 

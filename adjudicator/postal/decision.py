@@ -52,6 +52,8 @@ class Decision:
     admin: tuple[str, list[str]] | None = None
     #: The game's secret file after it (bytes), written before the log.
     secret: bytes | None = None
+    #: A player's choice of the daily digest: (address, on).
+    digest: tuple[str, bool] | None = None
 
 
 def ignored(why: str) -> Decision:
@@ -112,6 +114,19 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
     command = found.mail_command
     if command.name == "games":
         return Overview(incoming, message, mine)
+    if command.name == "digest":
+        choice = [a.lower() for a in found.args]
+        if choice not in (["on"], ["off"]):
+            return Decision(f"from {sender}: digest {' '.join(found.args)}", (
+                composer.error_mail(message, "write: digest on, or digest off", None, seed),))
+        on = choice == ["on"]
+        text = ("You will get a mail each day, from the first round after "
+                f"{composer.config.digest_hour:02}:00 ({composer.config.digest_zone}), when a "
+                "game of yours waits on you. 'digest off' stops it." if on else
+                "No more daily digest. 'games' lists your games whenever you ask.")
+        return Decision(f"digest {choice[0]} for {sender}",
+                        (composer.answer_mail(message, "digest", fill(text), seed),),
+                        digest=(sender, on))
     if not command.about_a_game:
         return Decision(f"{command.name} for {sender}",
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
