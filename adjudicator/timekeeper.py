@@ -10,6 +10,11 @@ time). :func:`outage` records a stretch the referee was down, during which
 no clock ran. Nothing here sends mail or touches a file: the referee by
 mail journals what these return and sends the mails (:mod:`adjudicator.postal`).
 
+The organiser may order a stand-in (:func:`organise`, ``stand-in``), and
+a player may leave standing orders for one (:func:`leave_orders`): the log
+gets their digest, the secret keeps them until the reveal, and a stand-in
+plays the first of them that is legal before it asks the bot.
+
 A stand-in's move is reproducible: its seed is the digest of the last
 entry before the clock acted that was not itself an act of the clock (a
 move or a player's event, which the referee does not choose), and its level
