@@ -131,7 +131,8 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
 
 def _clock_items(log: Log, rep: Replay, item: Callable[[str, bool, str], bool]) -> None:
     """The acts of the clock, each owed when recorded (the replay checked
-    that), listed; and every stand-in's move played again."""
+    that), listed; the standing orders revealed, each against its digest;
+    and every stand-in's move played again, with the orders then in force."""
     from . import clock, events
 
     acts = [e.move for e in log.moves if events.act_of(e.move) is not None]
@@ -141,6 +142,13 @@ def _clock_items(log: Log, rep: Replay, item: Callable[[str, bool, str], bool]) 
         counts[kind] = counts.get(kind, 0) + 1
     said = ", ".join(f"{n} {kind}" for kind, n in counts.items()) or "none"
     item("clock", True, f"every act owed when recorded: {said}")
+    if "orders" in counts or log.orders:
+        try:
+            n = clock.check_orders(log)
+            item("standing orders", True, f"all {n} revealed, each matching the digest its "
+                                          "@orders entry committed to")
+        except MoveError as e:
+            item("standing orders", False, str(e))
     if "stand-in" in counts:
         try:
             n = clock.check_stand_ins(rep.game, log, rep.states)

@@ -16,6 +16,12 @@ The clock acts are entries of the log by ``referee`` (:mod:`adjudicator.events`)
     P was reminded; P's deadline passed (grace runs); P's grace ran out.
 ``@stand-in P``
     the next entry is P's move, played by a bot from P's view.
+``@orders P DIGEST``
+    P left standing orders for a stand-in: DIGEST commits to them (they
+    stay with the referee until the reveal; :func:`stand_in_move`).
+``@order-stand-in P UNTIL``
+    the organiser ordered a stand-in for P: for P's next move (``move``)
+    or for every turn of P's until P is back (``back``).
 ``@forfeit P``
     P resigns on time.
 ``@pause`` / ``@resume``
@@ -48,7 +54,7 @@ from datetime import UTC, date, datetime, time as daytime, timedelta
 from typing import Any
 
 from .errors import BadLogError, IllegalMoveError, UsageError
-from .log import Log, TimeControl
+from .log import Log, Orders, TimeControl
 
 #: The rule cited when a clock act is not one the log allows.
 CLAUSE = "adjudicator time control, notation/README.md"
@@ -57,7 +63,7 @@ EXPIRY = ("wait", "stand-in", "forfeit")
 UNTIL = ("move", "back")
 #: The acts of the clock: the referee's entries that start no turn.
 ACTS = ("remind", "late", "timeout", "stand-in", "forfeit", "pause", "resume", "outage",
-        "extend", "absent", "back", "replace", "eject")
+        "extend", "absent", "back", "replace", "eject", "order-stand-in", "orders")
 STAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _SPEC_KEYS = {
     "per-move": "per_move", "bank": "bank", "increment": "increment", "cap": "cap",
@@ -291,7 +297,12 @@ class Timeline:
     stopped: list[tuple[datetime, datetime]]
     absent: dict[str, list[tuple[datetime, datetime]]]
     paused: datetime | None = None
+    #: Players a stand-in plays for at every turn until they are back
+    #: (``until=back``, or the organiser's ``@order-stand-in P back``).
     standing_in: set[str] = field(default_factory=set)
+    #: Players a stand-in plays for at their next turn only (the organiser's
+    #: ``@order-stand-in P move``, spent by that move, whoever plays it).
+    once: set[str] = field(default_factory=set)
     last: datetime | None = None  # the stamp of the last entry
 
     def calendar(self, player: str) -> Calendar:
@@ -351,6 +362,8 @@ def timeline(log: Log, to_move: str | None, upto: int | None = None) -> Timeline
             used = line.calendar(mover).hours(line.turn.began, at)
             kept = line.bank[mover] + line.turn.extra - used + tc.increment
             line.bank[mover] = min(float(tc.cap), kept) if tc.cap is not None else kept
+        if not text.startswith("@"):
+            line.once.discard(mover)  # the turn the organiser's order was for is played
         line.turn = Turn(began=at)
     line.turn.player = to_move
     if line.turn.began is None:
@@ -364,8 +377,12 @@ def _act(line: Timeline, text: str, at: datetime) -> None:
         line.turn.acts.add(kind)
     elif kind == "stand-in":
         line.turn.acts.add(kind)
-        if line.tc.until == "back":
+        if args[0] in line.once:
+            line.once.discard(args[0])  # the organiser's, for this move only
+        elif line.tc.until == "back":
             line.standing_in.add(args[0])
+    elif kind == "order-stand-in":
+        (line.standing_in if args[1] == "back" else line.once).add(args[0])
     elif kind == "pause":
         line.paused = at
     elif kind == "resume":
@@ -381,6 +398,7 @@ def _act(line: Timeline, text: str, at: datetime) -> None:
     elif kind == "back":
         who = args[0]
         line.standing_in.discard(who)
+        line.once.discard(who)
         spans = line.absent[who]
         if spans and spans[-1][0] <= at < spans[-1][1]:
             spans[-1] = (spans[-1][0], at)
@@ -406,7 +424,7 @@ def due(log: Log, to_move: str | None, now: datetime) -> Due | None:
     line = timeline(log, to_move)
     if line.paused is not None:
         return None
-    if to_move in line.standing_in:
+    if to_move in line.standing_in or to_move in line.once:
         return Due("stand-in", to_move, line.last or now)
     moments = line.moments()
     if moments is None:
@@ -438,7 +456,7 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     tc = log.time
     shapes = {"remind": 1, "late": 1, "timeout": 1, "stand-in": 1, "forfeit": 1, "pause": 0,
               "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1, "replace": 2,
-              "eject": 1}
+              "eject": 1, "order-stand-in": 2, "orders": 2}
     if len(args) != shapes[kind]:
         raise IllegalMoveError(f"@{kind} takes {shapes[kind]} argument(s)", CLAUSE)
     if kind in ("replace", "eject"):  # the organiser's, in any refereed game
@@ -464,11 +482,20 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     elif kind == "stand-in":
         if player != to_move:
             raise IllegalMoveError(f"it is {to_move}'s turn, not {player}'s", CLAUSE)
-        if tc.expiry != "stand-in":
-            raise IllegalMoveError("the time control's policy is not stand-in", CLAUSE)
-        if not (previous == f"@timeout {player}" or player in line.standing_in):
-            raise IllegalMoveError(f"a stand-in plays for {player} only once their time ran "
-                                   "out", CLAUSE)
+        if player not in line.standing_in and player not in line.once:
+            if tc.expiry != "stand-in":
+                raise IllegalMoveError("the time control's policy is not stand-in, and the "
+                                       f"organiser ordered no stand-in for {player}", CLAUSE)
+            if previous != f"@timeout {player}":
+                raise IllegalMoveError(f"a stand-in plays for {player} only once their time "
+                                       "ran out, or when the organiser orders it", CLAUSE)
+    elif kind == "orders":
+        if not re.fullmatch(r"[0-9a-f]{64}", args[1]):
+            raise IllegalMoveError("@orders P DIGEST: DIGEST is 64 hex digits", CLAUSE)
+    elif kind == "order-stand-in":
+        if args[1] not in UNTIL:
+            raise IllegalMoveError(f"@order-stand-in P UNTIL: UNTIL is {' or '.join(UNTIL)}",
+                                   CLAUSE)
     elif kind == "forfeit":
         if tc.expiry != "forfeit" or previous != f"@timeout {player}":
             raise IllegalMoveError(f"{player} forfeits only when their time runs out under "
@@ -560,35 +587,119 @@ def stand_in_seed(log: Log) -> str:
     return head_digest(log).hex()
 
 
-def stand_in_move(game: Any, state: Any, log: Log) -> str:
+#: The most standing orders a player may leave, and the longest each.
+MAX_ORDERS = 20
+MAX_ORDER = 60
+
+
+def orders_of(text: str) -> list[str]:
+    """The standing orders in a text, in order of preference: ``3D, *S*``."""
+    return [o.strip() for o in text.split(",") if o.strip()]
+
+
+def orders_in_force(log: Log, player: str) -> str | None:
+    """The digest of ``player``'s standing orders after ``log``'s entries
+    (their last ``@orders``), or None."""
+    for entry in reversed(log.moves):
+        if entry.move.startswith(f"@orders {player} "):
+            return entry.move.split(" ")[2]
+    return None
+
+
+def follow_orders(game: Any, state: Any, log: Log, orders: Sequence[str]) -> str | None:
+    """The first of ``orders`` that is a legal move of the player to move
+    in ``state``, read from that player's view as a move they typed
+    (:func:`adjudicator.reading.read_listed`); an order with ``*`` or ``?``
+    is a pattern over the canonical notation of their legal moves (the
+    first, in the game's order, that it matches). None if none is."""
+    from fnmatch import fnmatchcase
+
+    from .errors import MoveError
+    from .reading import read_listed
+
+    seat = game.to_move(state)
+    view = game.view(state, seat)
+    listed = tuple(game.format_move(state, m) for m in game.legal_moves(state))
+    for order in orders:
+        if "*" in order or "?" in order:
+            found = next((m for m in listed if fnmatchcase(m, order)), None)
+            if found is not None:
+                return found
+            continue
+        try:
+            return read_listed(game, view, listed, order, log.params)
+        except MoveError:
+            continue
+    return None
+
+
+def stand_in_move(game: Any, state: Any, log: Log, orders: Sequence[Orders] = ()) -> str:
     """The move a stand-in plays for the player to move in ``state``, after
-    ``log``'s entries: the header's bot level on that player's view, with
-    :func:`stand_in_seed`. Anyone holding the state (the revealed log) gets
-    the same move."""
-    from . import bots
+    ``log``'s entries: the first of that player's standing orders in force
+    (their last ``@orders``, whose text is among ``orders``) that is legal
+    (:func:`follow_orders`); else the header's bot level on that player's
+    view, with :func:`stand_in_seed`. Anyone holding the state and the
+    orders (the revealed log) gets the same move."""
+    from . import bots, seal
 
     assert log.time is not None
+    player = log.players[game.to_move(state)]
+    digest = orders_in_force(log, player)
+    if digest is not None:
+        kept = next((o for o in orders if o.player == player
+                     and seal.orders_digest(o.player, o.salt, o.text) == digest), None)
+        if kept is None:
+            raise IllegalMoveError(f"{player}'s standing orders ({digest[:12]}...) are not "
+                                   "revealed", CLAUSE)
+        chosen = follow_orders(game, state, log, orders_of(kept.text))
+        if chosen is not None:
+            return chosen
     return bots.move_for(game, state, log.params, log.players, level=log.time.stand_in,
                          seed=stand_in_seed(log))
 
 
+def check_orders(log: Log) -> int:
+    """Every ``@orders`` entry of a revealed log has its orders revealed,
+    matching its digest, and nothing else is revealed: raises
+    :class:`IllegalMoveError` at the first that does not; returns how many."""
+    from . import seal
+
+    revealed = {seal.orders_digest(o.player, o.salt, o.text): o for o in log.orders}
+    used: set[str] = set()
+    for number, entry in enumerate(log.moves, 1):
+        if not entry.move.startswith("@orders "):
+            continue
+        _, player, digest = entry.move.split(" ")
+        kept = revealed.get(digest)
+        if kept is None or kept.player != player:
+            raise IllegalMoveError(f"entry {number} commits {player} to standing orders "
+                                   "that the revealed orders do not match (digest "
+                                   f"{digest[:12]}...)", CLAUSE)
+        used.add(digest)
+    extra = set(revealed) - used
+    if extra:
+        raise IllegalMoveError(f"{len(extra)} revealed standing orders match no @orders entry",
+                               CLAUSE)
+    return len(used)
+
+
 def check_stand_ins(game: Any, log: Log, states: Sequence[Any]) -> int:
     """Every stand-in's move of ``log`` (revealed: ``states`` is its replay's,
-    the state before each entry and after the last) played again: raises
-    :class:`IllegalMoveError` at the first that is not the bot's; returns
-    how many were checked."""
+    the state before each entry and after the last) played again, with the
+    standing orders then in force: raises :class:`IllegalMoveError` at the
+    first that is not the stand-in's; returns how many were checked."""
     count = 0
     for i, entry in enumerate(log.moves[:-1]):
         if not entry.move.startswith("@stand-in "):
             continue
         prefix = replace_moves(log, log.moves[:i + 1])
-        expected = stand_in_move(game, states[i + 1], prefix)
+        expected = stand_in_move(game, states[i + 1], prefix, log.orders)
         played = log.moves[i + 1]
         if played.move != expected:
             raise IllegalMoveError(
                 f"move {i + 2} ({played.by}) {played.move!r} was recorded as a stand-in's, but "
-                f"the stand-in ({log.time.stand_in if log.time else '?'}) plays {expected!r}",
-                CLAUSE)
+                f"the stand-in ({log.time.stand_in if log.time else '?'}, with the standing "
+                f"orders then in force) plays {expected!r}", CLAUSE)
         count += 1
     return count
 

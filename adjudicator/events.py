@@ -87,6 +87,10 @@ def act_words(text: str) -> str:
         "replace": (f"the organiser gave {who}'s seat to {args[1]}" if len(args) > 1
                     else f"{who}'s seat has a new player"),
         "eject": f"the organiser put {who} out of the game: ranked last",
+        "orders": f"{who} left standing orders for a stand-in (secret until the end)",
+        "order-stand-in": (f"the organiser ordered a stand-in for {who} until they are back"
+                           if args[1:] == ["back"] else
+                           f"the organiser ordered a stand-in for {who}'s next move"),
     }.get(kind, text)
 
 

@@ -89,6 +89,18 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     absence: int = 0
 
 
+class Orders(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A player's standing orders for a stand-in, as the referee keeps them
+    (in its secret file) and reveals them with the seed: the entry
+    ``@orders PLAYER DIGEST`` commits to them, DIGEST being
+    :func:`adjudicator.seal.orders_digest` of these three fields. ``text``
+    is the orders in order of preference, separated by ``, `` (empty: none)."""
+
+    player: str
+    salt: str
+    text: str
+
+
 class Log(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True,
     gc=False,
@@ -132,6 +144,9 @@ class Log(
     moves: tuple[MoveEntry, ...]
     result: Outcome | None
     signature: str | None = None
+    #: The standing orders its ``@orders`` entries commit to, revealed with
+    #: the seed (version 2; empty until then).
+    orders: tuple[Orders, ...] = ()
 
     @property
     def refereed(self) -> bool:
@@ -152,6 +167,9 @@ class Secret(
     seed: str
     salt: str
     signing_key: str | None = None
+    #: The standing orders players left for a stand-in (``@orders``), kept
+    #: secret until the reveal.
+    orders: tuple[Orders, ...] = ()
 
 
 class KeyFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -22,6 +22,7 @@ DEAL_DOMAIN = "adjudicator/deal/v1"
 LOG_SIGN_DOMAIN = "adjudicator/sign/log/v1"
 VIEW_SIGN_DOMAIN = "adjudicator/sign/view/v1"
 MOVE_SIGN_DOMAIN = "adjudicator/sign/move/v1"
+ORDERS_DOMAIN = "adjudicator/orders/v1"
 KEY_PREFIX = "ed25519:"
 
 
@@ -204,6 +205,12 @@ def new_secret_seed() -> str:
 def commit(seed: str, salt: str) -> str:
     """The public commitment to a secret seed: hex SHA-256 over the domain, salt and seed."""
     return hashlib.sha256(fields([COMMIT_DOMAIN, salt, seed])).hexdigest()
+
+
+def orders_digest(player: str, salt: str, text: str) -> str:
+    """The commitment to a player's standing orders (``@orders P DIGEST``):
+    hex SHA-256 over the domain, the salt, the player and the text."""
+    return hashlib.sha256(fields([ORDERS_DOMAIN, salt, player, text])).hexdigest()
 
 
 def deal_seed(seed: str, salt: str) -> str:

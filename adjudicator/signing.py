@@ -12,7 +12,7 @@ import msgspec
 from . import seal
 from .chain import head_digest
 from .errors import BadLogError, IllegalMoveError, ParameterError, UsageError
-from .log import Log, MoveEntry, Secret
+from .log import Log, MoveEntry, Orders, Secret
 
 
 def signed_items(log: Log) -> list[str]:
@@ -73,14 +73,27 @@ def unlock(log: Log, secret: Secret | None) -> Log:
 def publish(log: Log, like: Log) -> Log:
     """``log`` as it may be written where ``like`` was: a seed kept secret there stays out."""
     if like.seed is None and log.seed is not None:
-        return msgspec.structs.replace(log, seed=None, salt=None)
+        return msgspec.structs.replace(log, seed=None, salt=None, orders=())
     return log
 
 def reveal(log: Log, secret: Secret) -> Log:
     """The log with its seed and salt published, so anyone can check every move."""
     if log.commitment is None:
         raise BadLogError("this is an open game: its seed is in the log already")
-    return unlock(log, secret)
+    return msgspec.structs.replace(unlock(log, secret), orders=revealed_orders(log, secret))
+
+
+def revealed_orders(log: Log, secret: Secret) -> tuple[Orders, ...]:
+    """The standing orders of ``secret`` that the ``@orders`` entries of
+    ``log`` commit to, in the order of those entries (each once)."""
+    kept = {seal.orders_digest(o.player, o.salt, o.text): o for o in secret.orders}
+    out: list[Orders] = []
+    for entry in log.moves:
+        if entry.move.startswith("@orders "):
+            digest = entry.move.split(" ")[-1]
+            if digest in kept and kept[digest] not in out:
+                out.append(kept[digest])
+    return tuple(out)
 
 def check_keys(log: Log) -> None:
     """Player keys: only for players of the game, each a well-formed public key."""

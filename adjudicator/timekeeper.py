@@ -10,6 +10,11 @@ time). :func:`outage` records a stretch the referee was down, during which
 no clock ran. Nothing here sends mail or touches a file: the referee by
 mail journals what these return and sends the mails (:mod:`adjudicator.postal`).
 
+The organiser may order a stand-in (:func:`organise`, ``stand-in``), and
+a player may leave standing orders for one (:func:`leave_orders`): the log
+gets their digest, the secret keeps them until the reveal, and a stand-in
+plays the first of them that is legal before it asks the bot.
+
 A stand-in's move is reproducible: its seed is the digest of the last
 entry before the clock acted that was not itself an act of the clock (a
 move or a player's event, which the referee does not choose), and its level
@@ -19,11 +24,12 @@ and find the same move (``audit`` does).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from . import clock, match
-from .log import Log, Secret
+from .log import Log, Orders, Secret
 from .played import Replay
 from .recording import act
 from .referee import signed
@@ -44,10 +50,11 @@ class Acted:
     table: bool
 
 
-def stand_in_move(rep: Replay) -> str:
+def stand_in_move(rep: Replay, orders: Sequence[Orders] = ()) -> str:
     """The move a stand-in plays for the player to move in ``rep`` (an
-    unlocked replay whose log has a time control): :func:`clock.stand_in_move`."""
-    return clock.stand_in_move(rep.game, rep.state, rep.log)
+    unlocked replay whose log has a time control), following the standing
+    orders in force among ``orders`` (the secret's): :func:`clock.stand_in_move`."""
+    return clock.stand_in_move(rep.game, rep.state, rep.log, orders)
 
 
 def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
@@ -75,8 +82,9 @@ def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
         return _done(log, secret, rep, "late", who,
                      f"{who}'s time is up; grace runs until {clock.stamp(moments['timeout'])}",
                      True)
-    if due.kind == "stand-in":  # a stand-in that plays until the player is back
-        return _stand_in(log, secret, unlocked, rep, who, at, "")
+    if due.kind == "stand-in":  # until the player is back, or the organiser's order
+        back = who in clock.timeline(unlocked, who).standing_in
+        return _stand_in(log, secret, unlocked, rep, who, at, "", back)
     # The end of grace: the policy.
     rep = act(unlocked, f"@timeout {who}", at=at)
     if tc.expiry == "wait":
@@ -86,17 +94,18 @@ def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
         rep = act(rep.log, f"@forfeit {who}", at=at)
         return _done(log, secret, rep, "forfeit", who,
                      f"{who}'s time ran out: {who} forfeits, ranked last", True)
-    return _stand_in(log, secret, rep.log, rep, who, at, f"{who}'s time ran out: ")
+    return _stand_in(log, secret, rep.log, rep, who, at, f"{who}'s time ran out: ",
+                     tc.until == "back")
 
 
 def _stand_in(log: Log, secret: Secret, unlocked: Log, rep: Replay, who: str, at: str,
-              why: str) -> Acted:
+              why: str, back: bool) -> Acted:
     assert log.time is not None
-    move = stand_in_move(rep)
+    move = stand_in_move(rep, secret.orders)
     level = log.time.stand_in
     done = act(unlocked, f"@stand-in {who}", at=at, then=move,
                comment=f"played by a stand-in ({level})")
-    until = " until they are back ('back' by mail)" if log.time.until == "back" else ""
+    until = " until they are back ('back' by mail)" if back else ""
     return _done(log, secret, done, "stand-in", who,
                  f"{why}a stand-in ({level}) played {move} for {who}{until}", True)
 
@@ -130,22 +139,25 @@ def outage(log: Log, secret: Secret, since: datetime, now: datetime) -> Acted | 
 
 
 #: The organiser's acts (``adjudicator referee DIR admin ...``) and the
-#: arguments each takes after the game's name.
+#: arguments each takes after the game's name (``[...]``: may be left out).
 ORGANISER = {"pause": (), "resume": (), "extend": ("PLAYER", "HOURS"),
-             "replace": ("PLAYER", "NEW"), "eject": ("PLAYER",)}
+             "replace": ("PLAYER", "NEW"), "eject": ("PLAYER",),
+             "stand-in": ("PLAYER", "[move|back]")}
 
 
 def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted:
     """The organiser's act ``words`` (the act and its arguments after the
     game's name: ``pause``, ``resume``, ``extend PLAYER HOURS``, ``replace
-    PLAYER NEW``, ``eject PLAYER``) on ``log``,
-    recorded at ``now`` and signed. Raises :class:`AdjudicatorError` with
-    one line for an act the log refuses."""
+    PLAYER NEW``, ``eject PLAYER``, ``stand-in PLAYER [move|back]``) on
+    ``log``, recorded at ``now`` and signed. Raises :class:`AdjudicatorError`
+    with one line for an act the log refuses."""
     from .errors import UsageError
 
     if not words or words[0] not in ORGANISER:
         raise UsageError(f"the organiser's acts: {', '.join(ORGANISER)}")
     kind, args = words[0], words[1:]
+    if kind == "stand-in":
+        return _order_stand_in(log, secret, args, now)
     if len(args) != len(ORGANISER[kind]):
         raise UsageError(f"write: {' '.join([kind, 'GAME', *ORGANISER[kind]])}")
     if log.time is None and kind not in ("replace", "eject"):
@@ -157,6 +169,29 @@ def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted
             "replace": f"the organiser gave {args[0]}'s seat to {args[-1]}" if args else "",
             "eject": f"the organiser put {args[0]} out of the game" if args else ""}
     return _done(log, secret, rep, kind, args[0] if args else None, said[kind], True)
+
+
+def _order_stand_in(log: Log, secret: Secret, args: list[str], now: datetime) -> Acted:
+    """``stand-in PLAYER [move|back]``: the organiser orders a stand-in for
+    PLAYER, for their next move or until they are back (by default what the
+    time control's ``until`` says), recorded as ``@order-stand-in PLAYER
+    UNTIL``; when it is PLAYER's move (and the clock is not paused), the
+    stand-in plays it at once."""
+    from .errors import UsageError
+
+    if log.time is None:
+        raise UsageError("this game has no time control: there is no stand-in to order")
+    if len(args) not in (1, 2) or args[1:] not in ([], ["move"], ["back"]):
+        raise UsageError("write: stand-in GAME PLAYER [move|back]")
+    who, until = args[0], args[1] if len(args) == 2 else log.time.until
+    at = clock.stamp(now)
+    rep = act(match.unlock(log, secret), f"@order-stand-in {who} {until}", at=at)
+    said = (f"the organiser ordered a stand-in for {who}"
+            + (" until they are back" if until == "back" else " for their next move"))
+    owed = clock.due(rep.log, rep.to_move(), now) if rep.ended is None else None
+    if owed is not None and owed.kind == "stand-in" and owed.player == who:
+        return _stand_in(log, secret, rep.log, rep, who, at, said + ": ", until == "back")
+    return _done(log, secret, rep, "order-stand-in", who, said, True)
 
 
 def player_act(log: Log, secret: Secret, player: str, words: list[str],
@@ -179,6 +214,36 @@ def player_act(log: Log, secret: Secret, player: str, words: list[str],
     rep = act(unlocked, f"@absent {player} {clock.stamp(start)} {clock.stamp(end)}", at=at)
     return _done(log, secret, rep, "absent", player,
                  f"{player} is away from {words[1]} to {words[2]}: their clock stops then", True)
+
+
+def leave_orders(log: Log, secret: Secret, player: str, orders: Sequence[str],
+                 now: datetime) -> tuple[Acted, Secret]:
+    """``player``'s standing orders for a stand-in (in order of preference;
+    none clears them), recorded at ``now`` as ``@orders PLAYER DIGEST``, a
+    salted commitment: the log and the table see only the digest. Returns
+    the act and the secret that keeps the orders until the reveal (the
+    caller writes it before the log)."""
+    import secrets as random_bytes
+
+    import msgspec
+
+    from . import seal
+    from .errors import UsageError
+
+    if log.time is None:
+        raise UsageError("this game has no time control: no stand-in will play for you")
+    orders = [o.strip() for o in orders if o.strip()]
+    if len(orders) > clock.MAX_ORDERS or any(len(o) > clock.MAX_ORDER or "," in o
+                                             for o in orders):
+        raise UsageError(f"standing orders: at most {clock.MAX_ORDERS}, each at most "
+                         f"{clock.MAX_ORDER} characters, separated by commas")
+    kept = Orders(player=player, salt=random_bytes.token_hex(16), text=", ".join(orders))
+    digest = seal.orders_digest(kept.player, kept.salt, kept.text)
+    rep = act(match.unlock(log, secret), f"@orders {player} {digest}", at=clock.stamp(now))
+    new_secret = msgspec.structs.replace(secret, orders=(*secret.orders, kept))
+    said = (f"{player} left standing orders for a stand-in (digest {digest[:12]}...)"
+            if orders else f"{player} withdrew their standing orders")
+    return _done(log, new_secret, rep, "orders", player, said, True), new_secret
 
 
 def absence_span(first: str, last: str, zone: str) -> tuple[datetime, datetime]:

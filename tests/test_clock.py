@@ -314,3 +314,165 @@ def test_audit_plays_every_stand_in_again_and_catches_a_referee_who_chose() -> N
     assert not report.passed
     failed = next(i for i in report.items if not i.ok)
     assert failed.what == "stand-ins" and "was recorded as a stand-in's" in failed.text
+
+
+# --- a stand-in ordered by the organiser ---------------------------------------------------------
+
+
+def test_the_organiser_orders_a_stand_in_for_one_move_and_audit_plays_it_again() -> None:
+    """Under wait, nothing plays for ann on its own; the organiser orders a
+    stand-in for her next move: it plays at once (her turn), once, and the
+    revealed log's audit plays it again."""
+    log, secret = game("per-move=10h expiry=wait stand-in=random", players=["ann", "bob"])
+    acted = timekeeper.organise(log, secret, ["stand-in", "ann", "move"], at(3))
+    assert acted.kind == "stand-in" and "ordered a stand-in for ann" in acted.words
+    moves = acted.log.moves
+    assert [m.move for m in moves[:2]] == ["@order-stand-in ann move", "@stand-in ann"]
+    assert moves[2].by == "ann" and moves[2].comment == "played by a stand-in (random)"
+    # For one move only: bob moves, and ann's clock runs again at her turn.
+    unlocked = match.unlock(acted.log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(4)).legal()[0]],
+                            at=clock.stamp(at(4)))
+    log = match.sign(match.publish(unlocked, log), secret)
+    assert timekeeper.next_act(log, secret, at(5)) is None
+    report = match.audit(match.reveal(log, secret))
+    assert report.passed, report
+    assert {i.what: i.text for i in report.items}["stand-ins"] == (
+        "all 1 stand-in moves are the bot's, played again")
+
+
+def test_an_order_waits_for_the_players_turn_and_lapses_if_they_move() -> None:
+    log, secret = game("per-move=10h expiry=forfeit stand-in=random", players=["ann", "bob"])
+    # Ordered for bob while it is ann's move: recorded, nothing played yet.
+    acted = timekeeper.organise(log, secret, ["stand-in", "bob"], at(1))
+    assert acted.kind == "order-stand-in" and [m.move for m in acted.log.moves] == [
+        "@order-stand-in bob move"]  # the header's until (move) by default
+    unlocked = match.unlock(acted.log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(2)).legal()[0]],
+                            at=clock.stamp(at(2)))
+    assert "bob" in clock.timeline(unlocked, "bob").once
+    log2 = match.sign(match.publish(unlocked, log), secret)
+    owed = timekeeper.next_act(log2, secret, at(2))
+    assert owed is not None and owed.kind == "stand-in" and owed.player == "bob"
+    # Had bob moved first, the order would have lapsed with his turn.
+    again = match.unlock(log2, secret)
+    moved = match.extend(again, [match.replay(again).legal()[0]], at=clock.stamp(at(2)))
+    assert "bob" not in clock.timeline(moved, "ann").once
+
+
+def test_an_order_until_back_plays_every_turn_until_the_player_is_back() -> None:
+    log, secret = game("per-move=10h expiry=wait stand-in=random", players=["ann", "bob"])
+    log = timekeeper.organise(log, secret, ["stand-in", "ann", "back"], at(1)).log
+    for hour in (2, 3):  # bob moves, the stand-in answers for ann each time
+        unlocked = match.unlock(log, secret)
+        unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(hour)).legal()[0]],
+                                at=clock.stamp(at(hour)))
+        log = match.sign(match.publish(unlocked, log), secret)
+        acted = timekeeper.next_act(log, secret, at(hour))
+        assert acted is not None and acted.kind == "stand-in" and "until they are back" in \
+            acted.words
+        log = acted.log
+    log = timekeeper.player_act(log, secret, "ann", ["back"], at(4)).log
+    unlocked = match.unlock(log, secret)
+    unlocked = match.extend(unlocked, [match.validate(unlocked, now=at(5)).legal()[0]],
+                            at=clock.stamp(at(5)))
+    log = match.sign(match.publish(unlocked, log), secret)
+    assert timekeeper.next_act(log, secret, at(5)) is None  # ann plays for herself again
+    assert match.audit(match.reveal(log, secret)).passed
+
+
+def test_a_stand_in_nobody_ordered_is_refused() -> None:
+    log, secret = game("per-move=10h expiry=wait")
+    with pytest.raises(IllegalMoveError, match="organiser ordered no stand-in for ann"):
+        forged(log, secret, "@stand-in ann", 20)
+    with pytest.raises(IllegalMoveError, match="UNTIL is move or back"):
+        forged(log, secret, "@order-stand-in ann forever", 1)
+    for words in (["stand-in"], ["stand-in", "ann", "forever"]):
+        with pytest.raises(UsageError):
+            timekeeper.organise(log, secret, words, at(1))
+
+
+# --- standing orders for a stand-in --------------------------------------------------------------
+
+
+def with_orders(orders: list[str]):
+    """ann's standing orders left at 1 h; her time runs out at 10 h and a
+    stand-in plays: the log, the secret, the bot's move without orders and
+    a legal move that is not the bot's."""
+    log, secret = game("per-move=10h expiry=stand-in stand-in=random", players=["ann", "bob"])
+    bare, _ = run(log, secret, at(10))
+    bot = bare.moves[-1].move
+    other = next(m for m in match.validate(match.unlock(log, secret)).legal() if m != bot)
+    acted, secret = timekeeper.leave_orders(log, secret, "ann",
+                                            [o.format(other=other, bot=bot) for o in orders], at(1))
+    log, _ = run(acted.log, secret, at(10), start=at(1))
+    return log, secret, bot, other
+
+
+def test_a_stand_in_follows_the_players_standing_orders_and_audit_checks_them() -> None:
+    log, secret, bot, wanted = with_orders(["no such move", "{other}", "{bot}"])
+    acts = [m.move for m in log.moves]
+    assert acts[0].startswith("@orders ann ") and len(acts[0].split(" ")[2]) == 64
+    assert acts[-2:] == ["@stand-in ann", wanted]  # the first legal order, not the bot's
+    # Only a digest is public: the orders are in the secret alone.
+    assert "no such move" not in logmod.encode(log).decode()
+    assert [o.text for o in secret.orders] == [f"no such move, {wanted}, {bot}"]
+    revealed = match.reveal(log, secret)
+    assert revealed.orders == secret.orders
+    report = match.audit(revealed)
+    assert report.passed, report
+    said = {i.what: i.text for i in report.items}
+    assert said["standing orders"].startswith("all 1 revealed")
+    # The text form carries the reveal, and reads back the same.
+    from adjudicator import textform
+
+    assert logmod.encode(textform.loads(textform.dumps(revealed))) == logmod.encode(revealed)
+    # Orders withdrawn (none): the bot plays.
+    log, secret, bot, _ = with_orders([])
+    assert log.moves[-1].move == bot and secret.orders[0].text == ""
+
+
+def test_a_referee_that_ignores_the_orders_or_edits_them_fails_audit() -> None:
+    from adjudicator.chain import sealed
+    from adjudicator.log import Orders
+
+    log, secret, bot, wanted = with_orders(["{other}"])
+    assert log.moves[-1].move == wanted
+    # The bot's move instead of the order's, re-chained and re-signed.
+    unlocked = match.unlock(log, secret)
+    bare = msgspec.structs.replace(unlocked, moves=unlocked.moves[:-1])
+    last = unlocked.moves[-1]
+    ignored = msgspec.structs.replace(bare, moves=sealed(bare, [(last.by, bot, last.comment)],
+                                                          last.at))
+    ignored = match.reveal(match.sign(match.publish(ignored, log), secret), secret)
+    report = match.audit(ignored)
+    failed = next(i for i in report.items if not i.ok)
+    assert failed.what == "stand-ins" and "with the standing orders then in force" in failed.text
+    # Orders revealed with another text than the one committed to.
+    revealed = match.reveal(log, secret)
+    kept = revealed.orders[0]
+    edited = msgspec.structs.replace(revealed, orders=(Orders(player="ann", salt=kept.salt,
+                                                              text=bot),))
+    report = match.audit(edited)
+    failed = next(i for i in report.items if not i.ok)
+    assert failed.what == "standing orders" and "do not match" in failed.text
+    # Left out of the reveal: the stand-in's move cannot be checked.
+    report = match.audit(msgspec.structs.replace(revealed, orders=()))
+    assert not report.passed
+
+
+def test_standing_orders_read_patterns_and_are_refused_when_too_long() -> None:
+    from adjudicator import games
+
+    log, secret = game("per-move=10h expiry=stand-in", players=["ann", "bob"])
+    rep = match.validate(match.unlock(log, secret), keep=True)
+    g = games.get("atlas")
+    listed = rep.legal()
+    pattern = listed[3][:2] + "*"
+    first = next(m for m in listed if m.startswith(listed[3][:2]))
+    assert clock.follow_orders(g, rep.state, rep.log, ["zz*", pattern]) == first
+    assert clock.follow_orders(g, rep.state, rep.log, ["99X"]) is None
+    with pytest.raises(UsageError, match="at most 20"):
+        timekeeper.leave_orders(log, secret, "ann", ["1D"] * 21, at(1))
+    with pytest.raises(IllegalMoveError, match="DIGEST is 64 hex digits"):
+        forged(log, secret, "@orders ann 3D", 1)

@@ -378,10 +378,14 @@ def test_games_lists_a_players_games_most_urgent_first(tmp_path: Path,
     ann.collect(smtp.sink)
     answer = next(m for m in ann.inbox if str(m["Subject"]) == "Re: games")
     body = answer.get_body(preferencelist=("plain",)).get_content()
-    lines = [line.strip() for line in body.splitlines() if line.startswith("  ")]
+    assert max(len(line) for line in body.splitlines()) <= 72
+    # One entry per game, folded at 72 columns (continued 6 columns in).
+    lines = " ".join(line.strip() if line.startswith("      ") else "\n" + line.strip()
+                     for line in body.splitlines() if line.startswith("  ")).split("\n")[1:]
+    lines = [line.strip() for line in lines]
     assert [line.split(" ", 1)[0] for line in lines] == ["fast", "slow", "open"]
-    assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z")
-    assert lines[1].endswith("due 2026-03-04T09:00:00Z")
+    assert lines[0].endswith("your move (move 1), due 2026-03-02T19:00:00Z (10h left)")
+    assert lines[1].endswith("due 2026-03-04T09:00:00Z (2d left)")
     assert "Q-Turn" in lines[2] and "due" not in lines[2]
 
 
@@ -626,3 +630,239 @@ def test_the_organiser_acts_by_signed_mail_and_a_forged_from_does_nothing(
                for rcpt, data in smtp.sink.received if "org@club.test" in rcpt]
     assert sum("nothing done" in a for a in answers) == 4  # the forged and moved ones, the replay
     assert any("already taken" in a for a in answers)
+
+
+def test_the_organiser_orders_a_stand_in_at_the_machine_and_by_signed_mail(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    """By signed mail, 'stand-in GAME PLAYER back': a bot plays every turn
+    of the seat until the player mails 'back' (under wait, where nothing
+    else would). At the machine, 'admin stand-in GAME PLAYER': a bot plays
+    the seat's move at once. The revealed log's audit plays every one of
+    those moves again."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from typer.testing import CliRunner
+
+    from adjudicator import seal
+    from adjudicator.cli import app
+    from adjudicator.postal import organiser
+
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=wait stand-in=random", "s9")
+    key = seal.new_signing_key()
+    toml = tmp_path / "referee.toml"
+    toml.write_text(toml.read_text().replace(
+        "[smtp]", f'[organisers]\n"org@club.test" = "{seal.public_key(key)}"\n[smtp]'))
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    secret = logmod.decode_secret((tmp_path / "games" / "g.secret.json").read_bytes())
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = match.replay(match.unlock(log, secret)).to_move()
+    second = next(p for p in log.players if p != first)
+    msg = EmailMessage()
+    msg["From"] = "Org <org@club.test>"
+    msg["To"] = "referee@club.test"
+    msg["Subject"] = "admin"
+    msg["Message-ID"] = make_msgid(domain="organisers.test")
+    msg.set_content(organiser.sign(key, "referee@club.test", ["stand-in", "g", second, "back"]))
+    deliver(tmp_path, msg.as_bytes())
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log) == [f"@order-stand-in {second} back"]  # first's move: it waits
+    p = Player(first, roster[first], random.Random(11))
+    for n in (1, 2):  # first answers; the stand-in answers for second at once
+        p.collect(smtp.sink)
+        mail = p.inbox[-1]
+        deliver(tmp_path, p.reply(mail, f"move {view_in(mail).legal[0]}"))
+        now[0] += timedelta(minutes=5)
+        ref.run_once()
+        log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+        assert acts_of(log)[-1] == f"@stand-in {second}" and log.moves[-1].by == second
+        assert acts_of(log).count(f"@stand-in {second}") == n
+    # At the machine (stamped by the wall clock, later than the injected one).
+    r = CliRunner().invoke(app, ["referee", str(tmp_path), "admin", "stand-in", "g", first])
+    assert r.exit_code == 0, r.output
+    assert "a stand-in (random) played" in r.output
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[-2:] == [f"@order-stand-in {first} move", f"@stand-in {first}"]
+    assert log.moves[-1].by == first
+    report = match.audit(match.reveal(log, secret))
+    assert report.passed, report
+    assert "all 3 stand-in moves" in {i.what: i.text for i in report.items}["stand-ins"]
+
+
+def test_standing_orders_by_mail_are_followed_and_never_leak(tmp_path: Path,
+                                                             smtp: SMTPServer) -> None:
+    """ann mails standing orders; only she is told what they are, the log
+    and every other mail carry their digest alone. Her time runs out: the
+    stand-in plays her first legal order. At the end the orders are
+    revealed with the seed, and audit checks them and the move."""
+    roster = timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"),
+                         "per-move=10h expiry=forfeit stand-in=random", "so1")
+    now = [START]
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    first = log.players[0]
+    me = Player(first, roster[first], random.Random(12))
+    me.collect(smtp.sink)
+    legal = view_in(me.inbox[-1]).legal
+    # A marker no game's notation reads, then a legal move: the stand-in
+    # passes over the first and plays the second.
+    deliver(tmp_path, me.reply(me.inbox[-1], f"orders xyzzy-secret-plan, {legal[-1]}"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    me.collect(smtp.sink)
+    told = me.inbox[-1].get_body(preferencelist=("plain",)).get_content()
+    assert f"your standing orders: xyzzy-secret-plan, {legal[-1]}" in told.replace("\n| ", " ")
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert acts_of(log)[0].startswith(f"@orders {first} ")
+    assert oct((tmp_path / "games" / "g.secret.json").stat().st_mode & 0o777) == "0o600"
+    # The organiser orders a stand-in (forfeit is the policy): it follows the orders.
+    ref.request(["stand-in", "g", first])
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.moves[-2].move == f"@stand-in {first}" and log.moves[-1].move == legal[-1]
+    # Nothing but her own mails ever held the orders; nor does the log on disk.
+    assert b"xyzzy" not in (tmp_path / "games" / "g.json").read_bytes()
+    for rcpt, data in smtp.sink.received:
+        if roster[first] not in rcpt:
+            assert b"xyzzy" not in data, rcpt
+    # The game ends (the other player resigns): the orders are revealed.
+    other = next(p for p in log.players if p != first)
+    them = Player(other, roster[other], random.Random(13))
+    them.collect(smtp.sink)
+    deliver(tmp_path, them.reply(them.inbox[-1], "resign"))
+    now[0] += timedelta(minutes=5)
+    ref.run_once()
+    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
+    assert log.result is not None and log.orders[0].text == f"xyzzy-secret-plan, {legal[-1]}"
+    report = match.audit(log)
+    assert report.passed, report
+    assert {i.what for i in report.items} >= {"standing orders", "stand-ins"}
+
+
+def digest_club(root: Path, port: int, default: str = "false", hour: int = 8) -> None:
+    """Two timed Atlas games of ann and bob (ann to move in both), one
+    address each; the digest from 08:00 in Stockholm."""
+    referee_dir(root, port, {"slow": ("atlas", ("ann", "bob"), "d1"),
+                             "fast": ("atlas", ("ann", "bob"), "d2")})
+    (root / "roster.toml").write_text("".join(
+        f'[{name}]\nann = "ann@players.test"\nbob = "bob@players.test"\n'
+        for name in ("slow", "fast")), encoding="utf-8")
+    for name, hours in (("slow", "48h"), ("fast", "10h")):
+        log, secret = match.new_refereed("atlas", ["ann", "bob"], name,
+                                         time=clock.parse(f"per-move={hours}"),
+                                         started=clock.stamp(START))
+        (root / "games" / f"{name}.json").write_bytes(logmod.encode(log))
+        (root / "games" / f"{name}.secret.json").write_bytes(logmod.encode(secret))
+    toml = root / "referee.toml"
+    toml.write_text("outage = 1440\n" + toml.read_text().replace(
+        "[smtp]", f'[digest]\ndefault = {default}\nhour = {hour}\nzone = "Europe/Stockholm"\n[smtp]'))
+
+
+def command_mail(sender: str, words: str) -> bytes:
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "referee@club.test"
+    msg["Subject"] = words
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(words + "\n")
+    return msg.as_bytes()
+
+
+def test_the_daily_digest_goes_once_a_day_to_who_asked(tmp_path: Path,
+                                                       smtp: SMTPServer) -> None:
+    """lichess's daily digest: 'digest on' by mail; then one mail a day, at
+    the first round from 08:00 in the organiser's zone, listing the
+    player's games with whose move and the time left, only on a day a game
+    waits on them; 'digest off' stops it."""
+    digest_club(tmp_path, smtp.port)
+    now = [START]  # 10:00 in Stockholm
+    ref = postal.MailReferee(tmp_path, now=lambda: now[0].timestamp())
+    ref.run_once()
+    ann = Player("ann", "ann@players.test", random.Random(14))
+    bob = Player("bob", "bob@players.test", random.Random(15))
+
+    def digests(p: Player) -> list[str]:
+        p.collect(smtp.sink)
+        return [m.get_body(preferencelist=("plain",)).get_content() for m in p.inbox
+                if str(m["Subject"]).startswith("Your games, ")]
+
+    assert digests(ann) == []  # off by default
+    deliver(tmp_path, command_mail("ann@players.test", "digest on"))
+    deliver(tmp_path, command_mail("bob@players.test", "digest on"))
+    for minutes in (5, 60, 600):  # rounds through the day: one digest
+        now[0] = START + timedelta(minutes=minutes)
+        ref.run_once()
+    (first,) = digests(ann)
+    lines = [line for line in first.splitlines() if line.startswith("  ")]
+    assert lines[0] == "  fast (Atlas: Enchanted Lands): your move (move 1), due"
+    assert lines[1].strip() == "2026-03-02T19:00:00Z (9h 55m left)"
+    assert max(len(line) for line in first.splitlines()) <= 72
+    assert digests(bob) == []  # nothing waits on bob: no mail that day
+    # The next day: not before 08:00 in Stockholm (07:00Z), then once.
+    now[0] = datetime(2026, 3, 3, 6, 50, tzinfo=UTC)
+    ref.run_once()
+    assert len(digests(ann)) == 1
+    now[0] = datetime(2026, 3, 3, 7, 5, tzinfo=UTC)
+    ref.run_once()
+    ref.run_once()
+    assert len(digests(ann)) == 2
+    assert "overdue" in digests(ann)[-1]  # fast's 10 hours ran out yesterday
+    deliver(tmp_path, command_mail("ann@players.test", "digest off"))
+    ref.run_once()
+    now[0] = datetime(2026, 3, 4, 7, 5, tzinfo=UTC)
+    ref.run_once()
+    assert len(digests(ann)) == 2
+    deliver(tmp_path, command_mail("ann@players.test", "digest weekly"))
+    ref.run_once()
+    ann.collect(smtp.sink)
+    assert "digest on, or digest off" in ann.inbox[-1].get_body().get_content()
+
+
+def test_the_daily_digest_is_sent_once_across_crashes(tmp_path: Path, smtp: SMTPServer,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the digest on for everyone (referee.toml), the referee is killed
+    at each step of the round that sends it; two more starts follow: ann
+    gets it exactly once."""
+    import shutil
+
+    from test_postal_crash import Crash, Faults
+
+    start = tmp_path / "start"
+    digest_club(start, smtp.port, default="true", hour=11)
+    now = [START]  # 10:00 in Stockholm: not yet
+    postal.MailReferee(start, now=lambda: now[0].timestamp()).run_once()
+    now[0] = START + timedelta(hours=1, minutes=5)
+    faults = Faults(monkeypatch, Crash())
+    at = 1
+    while True:
+        root = tmp_path / f"step-{at}"
+        shutil.copytree(start, root)
+        sent = len(smtp.sink.received)
+        faults.arm(at)
+        try:
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        except (Exception, Crash):  # noqa: BLE001 - the referee dies; the test is what is left
+            pass
+        hit = faults.count >= at
+        faults.arm(None)
+        for _ in range(2):
+            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
+        got = {data for rcpt, data in smtp.sink.received[sent:]
+               if rcpt == ["ann@players.test"] and b"Subject: Your games, " in data}
+        # One digest (a copy sent again after a crash in the SMTP step is
+        # the same mail, which the Message-ID lets a mail client drop).
+        assert len(got) == 1, at
+        if not hit:
+            break
+        at += 1
+    assert at > 3

@@ -14,7 +14,7 @@ from ..present import safe
 
 def referee(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="The referee's directory: referee.toml, roster.toml, games/, Maildir/.", show_default=False)],
-    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS', 'admin replace GAME PLAYER NEW ADDRESS', 'admin eject GAME PLAYER'; recorded in the game's log and told to its players.", show_default=False)] = None,
+    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS', 'admin replace GAME PLAYER NEW ADDRESS', 'admin eject GAME PLAYER', 'admin stand-in GAME PLAYER [move|back]'; recorded in the game's log and told to its players.", show_default=False)] = None,
     once: Annotated[bool, typer.Option("--once", help="Handle what is waiting, send the spool, and exit (for cron).")] = False,
     poll: Annotated[float | None, typer.Option("--poll", metavar="SECONDS", help="Seconds between rounds (default: referee.toml's poll, else 60).", min=0.05)] = None,
 ) -> None:
@@ -27,8 +27,9 @@ def referee(
     games; 'admin pause GAME', 'admin resume GAME' and 'admin extend GAME
     PLAYER HOURS' act on a game's clock; 'admin replace GAME PLAYER NEW
     ADDRESS' gives a seat to a new player, 'admin eject GAME PLAYER' puts
-    one out. Each is an entry of the game's signed log that its players
-    are mailed about.
+    one out, 'admin stand-in GAME PLAYER [move|back]' has a bot play
+    PLAYER's next move, or every move until they mail 'back'. Each is an
+    entry of the game's signed log that its players are mailed about.
 
     \b
     Example: adjudicator referee club/ --once
@@ -93,9 +94,11 @@ def _admin(root: Path, words: list[str]) -> None:
         for line in ref.status():
             typer.echo(safe(line, Style(unicode=False)))
         return
-    if words[1] not in ("pause", "resume", "extend", "replace", "eject") or len(words) < 3:
+    if words[1] not in ("pause", "resume", "extend", "replace", "eject", "stand-in") \
+            or len(words) < 3:
         raise UsageError("admin pause|resume GAME, admin extend GAME PLAYER HOURS, admin "
-                         "replace GAME PLAYER NEW ADDRESS, or admin eject GAME PLAYER")
+                         "replace GAME PLAYER NEW ADDRESS, admin eject GAME PLAYER, or admin "
+                         "stand-in GAME PLAYER [move|back]")
     if words[2] not in ref.roster:
         raise UsageError(f"no game {words[2]!r} here (games: {', '.join(ref.roster)})")
     name = ref.request(words[1:])

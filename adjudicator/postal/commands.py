@@ -25,9 +25,9 @@ from ..played import Replay
 from .compose import view_of
 from .incoming import strip_reply_prefix
 
-__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Games", "Help", "Legal",
+__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Digest", "Games", "Help", "Legal",
            "MailCommand", "Move",
-           "Played", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
+           "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
            "help_text", "moves_of"]
 
 
@@ -44,6 +44,8 @@ class Played:
     log: Log
     notes: tuple[str, ...]
     replayed: Replay | None = None
+    #: The game's secret, where the command changed it (standing orders).
+    secret: Secret | None = None
 
 
 class MailCommand:
@@ -57,6 +59,9 @@ class MailCommand:
     about_a_game: ClassVar[bool] = True
     #: Whether it changes the game, and so needs the player's view file as proof.
     changes: ClassVar[bool] = True
+    #: Whether only the sender is mailed about the change (the others see it
+    #: in their next mail).
+    private: ClassVar[bool] = False
 
     def answer(self) -> str:
         """The answer of a command about no game."""
@@ -173,12 +178,54 @@ class Back(Absent):
     help = (("back [GAME]", "you are back: ends an absence, or a\nstand-in that plays for you"),)
 
 
+class StandingOrders(MailCommand):
+    """Orders a stand-in follows if the player's time runs out
+    (:func:`adjudicator.timekeeper.leave_orders`): the log gets their digest
+    alone, the referee keeps them, and only the player is told what they are."""
+
+    name = "orders"
+    help = (("orders [GAME] MOVE, MOVE ...", "standing orders: if a stand-in plays for\n"
+                                            "you, it plays the first of them that is\n"
+                                            "legal (* and ? match moves), else the\n"
+                                            "bot's move; 'orders' alone clears them.\n"
+                                            "Secret until the game ends"),)
+    private = True
+
+    def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+             player: str, at: str | None = None) -> Played:
+        from datetime import UTC, datetime
+
+        from .. import clock, timekeeper
+
+        text = " ".join(args)
+        orders = clock.orders_of(text) if "," in text else text.split()
+        now = datetime.now(UTC) if at is None else clock.parse_stamp(at)
+        acted, kept = timekeeper.leave_orders(log, secret, player, orders, now)
+        digest = acted.log.moves[-1].move.split(" ")[-1]
+        mine = kept.orders[-1].text
+        notes = ((f"your standing orders: {mine}" if mine else "you have no standing orders"),
+                 f"the log shows only their digest, {digest}; they are revealed with the "
+                 "seed when the game ends")
+        return Played(acted.log, notes, acted.replayed, secret=kept)
+
+
 class Games(MailCommand):
     """The sender's games: answered by the referee, which reads their logs
     (:meth:`adjudicator.postal.service.MailReferee.overview`)."""
 
     name = "games"
     help = (("games", "your games: whose move, and by when,\nmost urgent first"),)
+    about_a_game = False
+    changes = False
+
+
+class Digest(MailCommand):
+    """The daily digest on or off: answered by the referee, which keeps
+    the choice (:meth:`adjudicator.postal.service.MailReferee.digests`)."""
+
+    name = "digest"
+    help = (("digest on|off", "a mail each morning listing your games,\n"
+                              "when one waits on you"),)
     about_a_game = False
     changes = False
 
@@ -195,7 +242,7 @@ class Help(MailCommand):
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
     Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
-    Games(), Help())}
+    StandingOrders(), Games(), Digest(), Help())}
 COMMANDS = tuple(TABLE)
 
 

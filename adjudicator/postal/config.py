@@ -63,6 +63,12 @@ class Config:
     #: down: no clock of any game runs across the gap (recorded as
     #: ``@outage`` in every game with a time control).
     outage: float = 60.0
+    #: The daily digest (``[digest]``): whether a player gets it without
+    #: asking (``digest on|off`` by mail overrides), and the hour of the day,
+    #: in ``digest_zone``, from which the referee's first round sends it.
+    digest: bool = False
+    digest_hour: int = 8
+    digest_zone: str = "UTC"
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -153,6 +159,21 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
     outage = data.get("outage", 60)
     if not isinstance(outage, (int, float)) or outage <= 0:
         raise ConfigError(f"{path}: outage is a number of minutes above 0")
+    digest = data.get("digest", {})
+    if not isinstance(digest, dict) or not set(digest) <= {"default", "hour", "zone"}:
+        raise ConfigError(f"{path}: [digest] takes default = true|false, hour = 0-23, "
+                          "zone = \"Europe/Stockholm\"")
+    default, hour, zone = (digest.get("default", False), digest.get("hour", 8),
+                           digest.get("zone", "UTC"))
+    if not isinstance(default, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
+        raise ConfigError(f"{path}: [digest] default is true or false, hour a whole hour "
+                          "from 0 to 23")
+    from ..clock import zone as time_zone
+
+    try:
+        time_zone(str(zone))
+    except ValueError as e:
+        raise ConfigError(f"{path}: [digest] {e}") from None
     picture = data.get("picture", "png")
     if picture not in ("png", "svg", "none"):
         raise ConfigError(f"{path}: picture is png, svg or none, not {picture!r}")
@@ -166,6 +187,7 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
                   poll=float(poll), picture=picture, smtp=smtp, imap=imap,
                   outage=float(outage), observers=tuple(observers),
+                  digest=default, digest_hour=hour, digest_zone=str(zone),
                   organisers=tuple((a.lower(), k) for a, k in organisers.items()))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import Message
 from email.utils import parseaddr
 
@@ -49,6 +50,10 @@ class Decision:
     observe: tuple[str, str, bool] | None = None
     #: An organiser's signed act to queue: (nonce, words).
     admin: tuple[str, list[str]] | None = None
+    #: The game's secret file after it (bytes), written before the log.
+    secret: bytes | None = None
+    #: A player's choice of the daily digest: (address, on).
+    digest: tuple[str, bool] | None = None
 
 
 def ignored(why: str) -> Decision:
@@ -109,6 +114,19 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
     command = found.mail_command
     if command.name == "games":
         return Overview(incoming, message, mine)
+    if command.name == "digest":
+        choice = [a.lower() for a in found.args]
+        if choice not in (["on"], ["off"]):
+            return Decision(f"from {sender}: digest {' '.join(found.args)}", (
+                composer.error_mail(message, "write: digest on, or digest off", None, seed),))
+        on = choice == ["on"]
+        text = ("You will get a mail each day, from the first round after "
+                f"{composer.config.digest_hour:02}:00 ({composer.config.digest_zone}), when a "
+                "game of yours waits on you. 'digest off' stops it." if on else
+                "No more daily digest. 'games' lists your games whenever you ask.")
+        return Decision(f"digest {choice[0]} for {sender}",
+                        (composer.answer_mail(message, "digest", fill(text), seed),),
+                        digest=(sender, on))
     if not command.about_a_game:
         return Decision(f"{command.name} for {sender}",
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
@@ -134,10 +152,12 @@ class Overview:
         return "msg:" + self.incoming.message_id
 
 
-def overview_text(rows: Sequence[tuple[str, str, str, str | None]]) -> str:
+def overview_text(rows: Sequence[tuple[str, str, str, str | None]],
+                  now: datetime | None = None) -> str:
     """The ``games`` answer: one line per game (name, what it is, where it
-    stands, its deadline): the player's moves first, then the games going
-    on, then those over; the nearest deadline first within each."""
+    stands, its deadline and, given ``now``, the time left), folded at 72
+    columns: the player's moves first, then the games going on, then those
+    over; the nearest deadline first within each."""
     def urgency(row: tuple[str, str, str, str | None]) -> tuple[int, int, str, str]:
         name, _, state, due = row
         return (0 if state.startswith("your move") else 1 if not state.startswith("over") else 2,
@@ -146,8 +166,32 @@ def overview_text(rows: Sequence[tuple[str, str, str, str | None]]) -> str:
     lines = ["Your games, most urgent first:", ""]
     for name, title, state, due in sorted(rows, key=urgency):
         when = f", due {due}" if due is not None else ""
-        lines.append(f"  {name} ({title}): {state}{when}")
+        if due is not None and now is not None:
+            when += f" ({time_left(due, now)})"
+        lines.append(fill(f"{name} ({title}): {state}{when}", "  ", "      "))
     return "\n".join([*lines, "", "Reply 'show GAME' for a game's position."])
+
+
+def time_left(due: str, now: datetime) -> str:
+    """``2d 3h left``, ``45m left``, or ``overdue``: from ``now`` to the stamp ``due``."""
+    from ..clock import parse_stamp
+
+    minutes = int((parse_stamp(due) - now).total_seconds() // 60)
+    if minutes <= 0:
+        return "overdue"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{days}d"] * bool(days) + [f"{hours}h"] * bool(hours) + \
+        [f"{mins}m"] * (not days and bool(mins))
+    return " ".join(parts or ["0m"]) + " left"
+
+
+def fill(text: str, first: str = "", rest: str = "") -> str:
+    """``text`` folded at 72 columns, between words."""
+    import textwrap
+
+    return textwrap.fill(text, 72, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def observing(incoming: Incoming, subject: str, roster: Mapping[str, Mapping[str, str]],
@@ -256,16 +300,24 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
     new, notes = played.log, played.notes
     if new.result is not None and new.seed is None:
         new = referee.signed(match.reveal(new, secret), secret)
+    kept = None if played.secret is None else logmod.encode(played.secret)
+    if command.private:  # told to the sender alone; the others see it in their next mail
+        vf = referee.issue_view(new, secret, player, notes)
+        return Decision(f"{name}: {player}: {found.word}", (composer.view_mail(
+            name, new, vf, public_text(new), seed=f"{seed}:{player}", reply_to=message),),
+            name, raw, logmod.encode(new), secret=kept)
     mails = position_mails(name, new, secret, composer, seed=seed, notes={player: notes},
                            by=player, reply_to=message, replayed=played.replayed)
     done = (f"{player}: {', '.join(notes)}" if notes else
             f"{player}: {found.word} {' '.join(found.args)}".strip())
-    return Decision(f"{name}: {done}", tuple(mails), name, raw, logmod.encode(new))
+    return Decision(f"{name}: {done}", tuple(mails), name, raw, logmod.encode(new),
+                    secret=kept)
 
 
 #: The acts of the clock after which a view file issued before them still
 #: answers the position: none moves a piece or ends the game.
 QUIET_ACTS = frozenset({"remind", "late", "timeout", "outage", "pause", "resume", "extend",
+                        "order-stand-in", "orders",
                         "absent", "back"})
 
 

@@ -25,9 +25,10 @@ import logging.handlers
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import files, log as logmod, timekeeper
 from ..errors import one_line
@@ -163,8 +164,11 @@ class MailReferee:
         path = self.log_path(name)
         return logmod.decode(files.read(str(path)), str(path))
 
+    def secret_path(self, name: str) -> Path:
+        return self.root / "games" / f"{name}.secret.json"
+
     def secret(self, name: str) -> Secret:
-        path = self.root / "games" / f"{name}.secret.json"
+        path = self.secret_path(name)
         if path not in self._warned and files.readable_by_others(path):
             self._warned.add(path)
             self.warn(f"warning: {path} is readable by others: chmod 600 {path}")
@@ -210,7 +214,9 @@ class MailReferee:
                 mails: Sequence[bytes], filed: str | None,
                 observe: tuple[str, str, bool] | None = None,
                 seat: tuple[str, str, str] | None = None,
-                admin: tuple[str, list[str]] | None = None) -> None:
+                admin: tuple[str, list[str]] | None = None,
+                secret: bytes | None = None,
+                digest: tuple[str, bool | str] | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -225,6 +231,8 @@ class MailReferee:
             "observe": None if observe is None else list(observe),
             "seat": None if seat is None else list(seat),
             "admin": None if admin is None else [admin[0], admin[1]],
+            "secret": None if secret is None else base64.b64encode(secret).decode("ascii"),
+            "digest": None if digest is None else list(digest),
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
@@ -239,6 +247,11 @@ class MailReferee:
             return
         state = self.load_state()
         game, key = pending["game"], pending["key"]
+        if pending.get("secret") is not None:
+            # Before the log: an entry never commits to orders the referee
+            # does not hold (orders held but never recorded are not revealed).
+            files.write(str(self.secret_path(game)), base64.b64decode(pending["secret"]),
+                        private=True)
         if pending["after"] is not None:
             after = base64.b64decode(pending["after"])
             log_path = self.log_path(game)
@@ -264,6 +277,12 @@ class MailReferee:
             self.set_observer(*pending["observe"])
         if pending.get("seat") is not None:
             self.set_seat(*pending["seat"])
+        if pending.get("digest") is not None:  # a choice (True/False), or a day sent
+            address, what = pending["digest"]
+            if isinstance(what, bool):
+                self.set_digest(address, on=what)
+            else:
+                self.set_digest(address, sent=what)
         if pending.get("admin") is not None:  # an organiser's signed act: queued once
             nonce, words = pending["admin"]
             folder = self.root / "admin"
@@ -313,7 +332,8 @@ class MailReferee:
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
-                     outcome.observe, admin=outcome.admin)
+                     outcome.observe, admin=outcome.admin, secret=outcome.secret,
+                     digest=outcome.digest)
         return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -534,11 +554,23 @@ class MailReferee:
 
     def overview(self, asked: decision.Overview) -> Decision:
         """The answer to ``games``: every game of the sender, where it
-        stands as they may know it (whose move, the deadline, the result)."""
+        stands as they may know it (whose move, the deadline and the time
+        left, the result)."""
+        from datetime import UTC, datetime
+
+        text = decision.overview_text(self.overview_rows(asked.mine),
+                                      datetime.fromtimestamp(self.now(), UTC))
+        sender = next(iter(self.roster[n][p] for n, p in asked.mine.items()))
+        return Decision(f"games for {sender}",
+                        (self.compose.answer_mail(asked.message, "games", text, asked.seed),))
+
+    def overview_rows(self, mine: Mapping[str, str]) -> list[tuple[str, str, str, str | None]]:
+        """A row per game of ``mine`` (game -> the player's seat): its name,
+        its title, where it stands, its deadline."""
         from .. import clock, games, match
 
         rows: list[tuple[str, str, str, str | None]] = []
-        for name, player in asked.mine.items():
+        for name, player in mine.items():
             log = self.log(name)
             title = games.get(log.game).title
             if log.result is not None:
@@ -551,10 +583,64 @@ class MailReferee:
                 due = None if when is None else clock.stamp(when)
             state = "your move" if who == player else f"{who} to move"
             rows.append((name, title, f"{state} (move {len(log.moves) + 1})", due))
-        text = decision.overview_text(rows)
-        sender = next(iter(self.roster[n][p] for n, p in asked.mine.items()))
-        return Decision(f"games for {sender}",
-                        (self.compose.answer_mail(asked.message, "games", text, asked.seed),))
+        return rows
+
+    # -- the daily digest --
+
+    def digest_table(self) -> dict[str, dict[str, Any]]:
+        """``state/digest.json``: each address's choice (``on``) and the
+        day (in the digest's zone) its last digest was sent (``sent``)."""
+        path = self.root / "state" / "digest.json"
+        return json.loads(path.read_bytes()) if path.exists() else {}
+
+    def set_digest(self, address: str, on: bool | None = None, sent: str | None = None) -> None:
+        table = self.digest_table()
+        row = table.setdefault(address, {})
+        if on is not None:
+            row["on"] = on
+        if sent is not None:
+            row["sent"] = sent
+        files.write(str(self.root / "state" / "digest.json"),
+                    json.dumps(table, sort_keys=True).encode("ascii"), private=True)
+
+    def digests(self) -> list[str]:
+        """The daily digest (lichess's "games waiting on you"): once a day,
+        at the first round from ``[digest] hour`` in its zone, a mail to each
+        player who wants it (``digest on``, or the config's default) listing
+        their games, whose move and the time left, when one waits on them.
+        Each day is marked done for a player in the same journal entry that
+        spools their mail, so a crash sends it once."""
+        from datetime import UTC, datetime
+
+        from .. import clock
+
+        self.carry_out()
+        now = datetime.fromtimestamp(self.now(), UTC)
+        local = now.astimezone(clock.zone(self.config.digest_zone))
+        if local.hour < self.config.digest_hour:
+            return []
+        today = local.date().isoformat()
+        table = self.digest_table()
+        done: list[str] = []
+        for address in sorted({a for seats in self.roster.values() for a in seats.values()}):
+            row = table.get(address, {})
+            if not row.get("on", self.config.digest) or row.get("sent") == today:
+                continue
+            mine = {name: seat for name, seats in self.roster.items()
+                    for seat, a in seats.items() if a == address}
+            rows = self.overview_rows(mine)
+            key = f"digest:{address}:{today}"
+            mails: list[bytes] = []
+            if any(state.startswith("your move") for _, _, state, _ in rows):
+                text = decision.overview_text(rows, now)
+                mails.append(self.compose.mail(
+                    address, f"Your games, {today}", f"{text}\nReply 'digest off' to stop "
+                    "these mails.", game=None, seed=key))
+                line = f"daily digest for {address}"
+                self.note(line)
+                done.append(line)
+            self.journal(key, None, None, None, mails, None, digest=(address, today))
+        return done
 
     def status(self) -> list[str]:
         """A line per game: its moves, who is to move and by when."""
@@ -646,6 +732,7 @@ class MailReferee:
                 done.append(line)
         done += self.organise()
         done += self.keep_time()
+        done += self.digests()
         self.announce()
         sent, failure = self.flush()
         if failure is not None:
