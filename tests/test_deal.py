@@ -294,3 +294,22 @@ def test_audit_views_catches_two_histories_and_a_lying_view(tmp_path: Path) -> N
     # Before the reveal a kept view can be placed in the history, not yet checked.
     items = forks.check_views(match.publish(final, log), [("ann", true_ann)])
     assert items[0][0] == "unchecked"
+
+
+def test_vectors_match_notation_readme() -> None:
+    """The contribution's commitment, the joint seed, the header digest with
+    contributions and the fingerprint of notation/README.md, so another
+    program can check them."""
+    text = (Path(__file__).resolve().parent.parent / "notation" / "README.md").read_text()
+    value = "00112233445566778899aabbccddeeff"
+    commitment = seal.contribution_commit("ann", value)
+    joint = seal.joint_seed(seal.deal_seed("s3cret", "00ff"), [("ann", value), ("bob", "words here")])
+    public = seal.public_key("AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=")
+    head = seal.header_digest("adjudicator-log", 2, "atlas", {}, ["ann", "bob"], None,
+                              seal.commit("s3cret", "00ff"), public, {}, rules=1,
+                              deal=(("ann", commitment, value), ("bob", "words", "words here")))
+    for expected in (commitment, joint, head.hex(), seal.fingerprint(public)):
+        assert expected in text
+    # Without contributions the header hashes as it always did.
+    assert seal.header_digest("adjudicator-log", 2, "atlas", {}, ["ann", "bob"], None,
+                              seal.commit("s3cret", "00ff"), public, {}, rules=1).hex() in text
