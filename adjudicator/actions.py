@@ -627,7 +627,6 @@ def validate_one(source: Source, secret: Secret | None = None,
         stored = source_log(source)
         data = match.unlock(stored, secret) if stored.refereed else stored
         entry.update(game=data.game, moves=len(data.moves))
-        pinning.check(stored, trust)
         if data.seed is None:
             match.check_public(data)
             if data.referee is None:
@@ -636,11 +635,13 @@ def validate_one(source: Source, secret: Secret | None = None,
                     "it can be checked until the referee reveals the seed")
             entry.update(valid=True, result=data.result,
                          unchecked="the legality of the moves and the result: the seed is secret")
+            pinning.check(stored, trust)  # once the log is found sound
             line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
             rep = match.validate(data)
+            pinning.check(stored, trust)
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
             state = (f"over, {match.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
@@ -737,7 +738,7 @@ def audit_log(log: Log, secret: Secret | None = None, trust: pinning.Trust | Non
     items = list(report.items)
     note = None
     try:
-        note = pinning.check(log, trust)
+        note = pinning.check(log, trust, remember=report.status != "failed")
         if trust is not None and (trust.expected or trust.name or log.referee is not None
                                   and log.tags.get("event") in trust.known):
             items.insert(1, match.AuditItem("referee", True, "signed by the referee you expect"))

@@ -93,11 +93,12 @@ def matches(public: str, expected: str) -> bool:
     return public == expected or seal.fingerprint(public) == expected
 
 
-def check(log: Log, trusted: Trust | None) -> str | None:
+def check(log: Log, trusted: Trust | None, *, remember: bool = True) -> str | None:
     """Hold ``log``'s referee to what the user expects; raises
     :class:`BadLogError` (one loud line) for a log that is not that
     referee's. Gives a line to tell the user when a name was trusted for
-    the first time. The signature itself is checked where the log is."""
+    the first time. The signature itself is checked where the log is, and
+    first: a name is learnt (``remember``) only from a log found sound."""
     if trusted is None:
         return None
     event = log.tags.get("event")
@@ -129,7 +130,7 @@ def check(log: Log, trusted: Trust | None) -> str | None:
         raise BadLogError(
             f"WARNING: THE REFEREE'S KEY DIFFERS: this log is signed by {seal.fingerprint(public)}, "
             f"but {whose} {shown}: a forged game, or a referee's new key: ask them in person")
-    if name is None:
+    if name is None or not remember:
         return None
     _remember(name, public)
     return (f"first use: {name!r} is now known as referee {seal.fingerprint(public)} "

@@ -195,12 +195,18 @@ def test_a_long_term_referee_key_pins_the_referee(tmp_path: Path) -> None:
     assert "tournament tags" in cli("validate", path, status=1).stderr  # ...refused
     cli("validate", path, "--allow-unsigned-event")  # unless the user says it may be
 
-    # A version 1 refereed log with the forger's own commitment: no tags in version 1,
-    # so only the key the player names catches it.
-    v1 = match.new_refereed("atlas", ("ann", "bob"))[0]
-    v1 = msgspec.structs.replace(v1, version=1, rules=None, referee=None, signature=None)
+    # The same game as a version 1 refereed log with the forger's own commitment (no
+    # tags in version 1, so only the key the player names catches it).
+    salt = "ab" * 16
+    v1 = msgspec.structs.replace(opened, version=1, rules=None, tags={}, salt=salt,
+                                 commitment=seal.commit(opened.seed, salt), moves=())
+    v1 = msgspec.structs.replace(v1, moves=match.sealed(
+        v1, [(e.by, e.move, e.comment) for e in revealed.moves]))
+    assert "matches the commitment" in next(i.text for i in match.audit(v1).items
+                                             if i.what == "seed")
     path = tmp_path / "v1.json"
     path.write_bytes(logmod.encode(v1))
+    cli("validate", path)  # it passed every check...
     assert "signed by no referee" in cli("validate", path, "--referee-key", "Club cup",
                                          status=1).stderr
 

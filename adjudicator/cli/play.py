@@ -117,11 +117,11 @@ def show(
     """
     value = actions.found(log).value
     name = actions.source(log)
-    _trusted(value, referee_key, allow_unsigned_event)
     if isinstance(value, ViewFile):
         from .. import referee
 
         seen = referee.check_view(value, name)
+        _trusted(value, referee_key, allow_unsigned_event)
         _witnessed(value.log)
         if json_:
             echo_json(value)
@@ -133,12 +133,14 @@ def show(
         if as_ is not None and public:
             raise UsageError("give --as PLAYER or --public, not both")
         seen = actions.spectate(value, as_player=as_, at=at, ignore_rest=ignore_rest)
+        _trusted(value, referee_key, allow_unsigned_event, remember=not ignore_rest)
         if not ignore_rest:
             _witnessed(value)
         _spectate(seen, json_, ascii_)
         return
     shown = actions.show(value, secret_file, as_player=as_, public=public, at=at,
                          ignore_rest=ignore_rest)
+    _trusted(value, referee_key, allow_unsigned_event, remember=not ignore_rest)
     if value.refereed and not ignore_rest:
         _witnessed(value)
     if json_:
@@ -150,12 +152,12 @@ def show(
                                      players=shown.log.players))
 
 
-def _trusted(value: Log | ViewFile, given: str | None, allow: bool) -> None:
-    """Hold the log (or the view file's log) to the referee the user expects."""
+def _trusted(value: Log | ViewFile, given: str | None, allow: bool, remember: bool = True) -> None:
+    """Hold the log (or the view file's log), checked, to the referee the user expects."""
     from .. import pinning
 
     note = pinning.check(value.log if isinstance(value, ViewFile) else value,
-                         pinning.trust(given, allow_unsigned_event=allow))
+                         pinning.trust(given, allow_unsigned_event=allow), remember=remember)
     if note is not None:
         typer.echo(f"Note: {note}", err=True)
 
