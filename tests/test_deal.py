@@ -138,8 +138,13 @@ def test_the_deal_through_the_command_line(tmp_path: Path) -> None:
     assert all(line.startswith("commit ") for line in lines)
     cli("deal", "reveal", game, "--as", "ann", status=1)  # bob and cy have not committed
     assert "to reveal" in cli("deal", "record", game, "--secret", secret, *lines).stdout
-    reveals = [cli("deal", "reveal", game, "--as", p).stdout.strip() for p in PLAYERS]
-    assert "complete" in cli("deal", "record", game, "--secret", secret, *reveals).stdout
+    # The log as pasted into a mail (the text form) serves as well, and stays text.
+    text = tmp_path / "g.txt"
+    cli("convert", game, "--to", "text", "-o", text)
+    reveals = [cli("deal", "reveal", text, "--as", p).stdout.strip() for p in PLAYERS]
+    assert "complete" in cli("deal", "record", text, "--secret", secret, *reveals).stdout
+    assert text.read_text().startswith("-----BEGIN ADJUDICATOR LOG-----")
+    cli("convert", text, "--to", "json", "-o", game, "--force")
     cli("view", game, "--secret", secret, "--as", "ann", "-o", tmp_path / "ann.json")
     cli("reveal", game, "--secret", secret)
     assert "ok   deal:" in cli("audit", game).stdout

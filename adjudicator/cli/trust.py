@@ -63,7 +63,7 @@ def deal_record(
     \b
     Example: adjudicator deal record atlas.json --secret atlas.secret.json "commit ann 9b1a..."
     """
-    from .. import dealing, log as logmod
+    from .. import dealing
     from ..errors import UsageError
 
     if secret is None:
@@ -71,12 +71,14 @@ def deal_record(
     if log == "-":
         raise UsageError("give the log's file: it is rewritten in place")
     raw = files.read(log)
-    stored = actions.read_log(log, raw)
+    got = actions.found(log, raw)
+    stored = actions.log_of(log, got)
     key = actions.read_secret(secret)
     assert key is not None
     for line in lines:
         stored = dealing.record(stored, key, line)
-    files.update(log, raw, logmod.encode(stored), what="recording the deal")
+    # In the form it came in (JSON, or the text form pasted from a mail).
+    files.update(log, raw, actions.encoded(stored, got.form, log), what="recording the deal")
     waiting = dealing.pending(stored)
     if not waiting:
         typer.echo(f"Recorded in {log}: the deal is complete; send each player their view.")
