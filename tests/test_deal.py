@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from adjudicator import dealing, forks, log as logmod, match, pinning, referee, seal
+from adjudicator import dealing, forks, games, log as logmod, match, pinning, referee, seal
 from adjudicator.cli import app
 from adjudicator.errors import AdjudicatorError, BadLogError
 from adjudicator.games.atlas import rules as atlas
@@ -63,6 +63,28 @@ def test_grinding_the_seed_no_longer_chooses_the_deal() -> None:
     hits = sum(bob_has_four_sevens(seal.joint_seed(committed, [("ann", v), ("bob", bob)]))
                for v in values)
     assert hits <= 4  # fair odds: 0.7 in 400; the referee's grinding bought nothing
+
+
+def test_grinding_who_starts_in_15_days_buys_nothing() -> None:
+    """Attack 1 in 15 Days: who starts is drawn ('first-player' drawn). The
+    referee finds a seed that lets its friend bob start under its guess of
+    ann's value at once; over the values ann may really pick, bob starts a
+    third of the time, as fairness says."""
+    game = games.get("fifteen-days")
+    params = match.resolve_params(game, {"first-player": "drawn"})
+
+    def starts(seed: str) -> str:
+        state = game.setup(params, PLAYERS, seed)
+        return PLAYERS[state.first]
+
+    salt, bob = "11" * 16, "b" * 32
+    ground = next(i for i in range(100) if starts(
+        seal.joint_seed(seal.deal_seed(str(i), salt), [("ann", "0" * 32), ("bob", bob)])) == "bob")
+    committed = seal.deal_seed(str(ground), salt)
+    values = [hashlib.sha256(f"ann {k}".encode()).hexdigest()[:32] for k in range(300)]
+    bob_starts = sum(starts(seal.joint_seed(committed, [("ann", v), ("bob", bob)])) == "bob"
+                     for v in values)
+    assert 70 <= bob_starts <= 130  # 100 expected; the standard deviation is 8
 
 
 def contributed(tmp_path: Path, words: bool = True) -> tuple[logmod.Log, logmod.Secret]:
@@ -266,6 +288,20 @@ def test_two_histories_are_caught_by_the_copy_a_player_saw(tmp_path: Path) -> No
     assert forks.witness(longer) is None
     with pytest.raises(forks.ForkError):
         forks.witness(forked(longer, secret, 6))
+
+
+def test_a_result_rewritten_after_the_game_is_caught() -> None:
+    """Attack 2, the result: the same moves signed with another result
+    (standings swapped) is refused by the tool that saw the first."""
+    log, secret = refereed("atlas", ("ann", "bob"), "result", None, tag="result")
+    assert log.result is not None
+    forks.witness(log)
+    swapped = msgspec.structs.replace(log.result, standings=log.result.standings[::-1],
+                                      winners=(log.result.standings[-1].player,))
+    rewritten_result = match.sign(msgspec.structs.replace(log, result=swapped), secret)
+    match.check_public(rewritten_result)  # the referee's own signature
+    with pytest.raises(forks.ForkError, match="another result"):
+        forks.witness(rewritten_result)
 
 
 def test_audit_views_catches_two_histories_and_a_lying_view(tmp_path: Path) -> None:
