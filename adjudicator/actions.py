@@ -732,6 +732,7 @@ def audit_log(log: Log, secret: Secret | None = None, trust: pinning.Trust | Non
     report and a line to tell the user (a referee trusted on first use, an
     older copy), if any."""
     from . import forks
+    from .auditing import report_of
 
     kept = [(source(p), _view_of(p)) for p in views]
     report = match.audit(log, secret, kept)
@@ -739,20 +740,18 @@ def audit_log(log: Log, secret: Secret | None = None, trust: pinning.Trust | Non
     note = None
     try:
         note = pinning.check(log, trust, remember=report.status != "failed")
-        if trust is not None and (trust.expected or trust.name or log.referee is not None
-                                  and log.tags.get("event") in trust.known):
-            items.insert(1, match.AuditItem("referee", True, "signed by the referee you expect"))
+        if log.referee is not None and trust is not None and (
+                trust.expected or trust.name or log.tags.get("event") in trust.known):
+            items.insert(1, match.AuditItem("referee", True, note or "signed by the referee you "
+                                                                "expect"))
     except BadLogError as e:
         items.insert(1, match.AuditItem("referee", False, str(e), "failed"))
     if witness and all(i.status != "failed" for i in items):
         try:
-            said = forks.witness(log)
-            note = said or note
+            note = forks.witness(log) or note
         except BadLogError as e:
             items.append(match.AuditItem("history", False, str(e), "failed"))
-    statuses = {i.status for i in items}
-    status = "failed" if "failed" in statuses else "pending" if "unchecked" in statuses else "passed"
-    return match.AuditReport(status == "passed", tuple(items), status), note  # type: ignore[arg-type]
+    return report_of(items), note
 
 
 def _view_of(path: str) -> ViewFile:

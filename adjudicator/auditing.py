@@ -36,7 +36,8 @@ class AuditReport(msgspec.Struct, frozen=True):
     items: tuple[AuditItem, ...]
     status: Literal["passed", "failed", "pending"] = "passed"
 
-def _report(items: list[AuditItem]) -> AuditReport:
+def report_of(items: Sequence[AuditItem]) -> AuditReport:
+    """The report of ``items``: failed if one failed, pending if one waits."""
     statuses = {i.status for i in items}
     status: Literal["passed", "failed", "pending"] = "passed"
     if "failed" in statuses:
@@ -74,7 +75,7 @@ def audit(log: Log, secret: Secret | None = None,
         item("header", True, f"{game.title}, {len(log.players)} players: {', '.join(log.players)}")
     except BadLogError as e:
         item("header", False, str(e))
-        return _report(items)
+        return report_of(items)
     unlocked = log
     if log.commitment is None:
         item("seed", True, "an open game: the seed is in the log")
@@ -141,7 +142,7 @@ def audit(log: Log, secret: Secret | None = None,
                 unchecked(what, text)
             else:
                 item(what, status == "ok", text)
-    return _report(items)
+    return report_of(items)
 
 def _deal_item(log: Log, item: Callable[[str, bool, str], bool],
                unchecked: Callable[[str, str], None]) -> None:
