@@ -90,7 +90,13 @@ def witness(log: Log, *, remember: bool = True) -> str | None:
                 table.pop(next(iter(table)))
             return msgspec.json.encode(table) + b"\n"
 
-        userdata.update(HEADS, change)
+        try:
+            userdata.update(HEADS, change)
+        except ForkError:
+            raise
+        except AdjudicatorError as e:
+            # Nothing wrong with the copy; say that it was not remembered.
+            return f"this copy could not be remembered: {e}"
     return None
 
 

@@ -63,3 +63,5 @@ def update(name: str, change: Callable[[bytes | None], bytes | None]) -> None:
                 files.write(str(target), new, private=True)
     except Timeout:
         raise AdjudicatorError(f"{target}: another command holds its lock") from None
+    except OSError as e:
+        raise AdjudicatorError(f"{target}: cannot write: {e.strerror or e}") from None
