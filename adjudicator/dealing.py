@@ -243,6 +243,9 @@ def player_commit(log: Log, player: str) -> str:
     part = _contributor(log, player)
     have = kept(log, player)
     if have is not None:
+        if part.commitment not in (None, have.commitment):
+            raise BadLogError(f"the log holds a commitment of {player}'s that is not the one "
+                              "this tool made: the referee changed it")
         return f"commit {player} {have.commitment}"
     if part.commitment is not None:
         raise ParameterError(f"the log holds a commitment of {player}'s that this tool did not make")

@@ -135,6 +135,11 @@ def test_nobody_commits_after_a_reveal_and_the_referee_cannot_swap_one(tmp_path:
         dealing.player_reveal(log, "ann")
     with pytest.raises(AdjudicatorError, match="bob must commit"):
         dealing.record(log, secret, f"reveal ann {dealing.kept(log, 'ann').value}")  # type: ignore[union-attr]
+    # A commitment for ann that her tool did not make: refused by it.
+    planted = msgspec.structs.replace(log, deal={**log.deal, "ann": logmod.Contribution(
+        commitment="d" * 64)})
+    with pytest.raises(BadLogError, match="not the one this tool made"):
+        dealing.player_commit(match.sign(planted, secret), "ann")
     log = dealing.record(log, secret, dealing.player_commit(log, "bob"))
     log = dealing.record(log, secret, dealing.player_reveal(log, "ann"))
     with pytest.raises(AdjudicatorError, match="too late to commit|committed already"):
