@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from . import bulk, files, log as logmod, match, referee
+from . import bulk, files, log as logmod, match, pinning, referee
 from .bulk import Source
 from .engine import GameSpec, Scene
 from .errors import AdjudicatorError, BadLogError, UsageError, one_line
@@ -369,19 +369,25 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
              keys: Sequence[str] = (), tags: Sequence[str] = (), *, clock: bool = False,
              deadline: int | None = None, output: str | None = None, refereed: bool = False,
              secret_path: str | None = None, replace: bool = False,
-             time: str | None = None) -> Started:
+             time: str | None = None, deal: str | None = None, words: str | None = None,
+             referee_key: str | None = None) -> Started:
     """Start a game (players comma-separated; parameters, keys and tags as
     ``KEY=VALUE`` pairs) and write its log to ``output`` when given. A
     refereed game keeps its seed secret: the log holds a commitment, and the
     secret goes to ``secret_path`` (by default next to the log,
     NAME.secret.json), readable by its owner alone. ``time`` is a time
-    control in its command-line form (:func:`adjudicator.clock.parse`)."""
+    control in its command-line form (:func:`adjudicator.clock.parse`).
+    ``deal`` and ``words`` name the players who contribute to the deal
+    (comma-separated, or ``all``), with the tool or in words by mail;
+    ``referee_key`` is the key file of the referee's long-term key."""
     from . import clock as clocks
 
     control = None if time is None else clocks.parse(time)
     if not refereed:
         if secret_path is not None:
             raise UsageError("--secret FILE goes with --referee")
+        if deal is not None or words is not None or referee_key is not None:
+            raise UsageError("--deal, --deal-words and --referee-key go with --referee")
         log = match.new_log(game, players_of(players), seed, params_of(params), keys_of(keys),
                             tags=tags_of(tags), clock=clock, deadline=deadline, time=control)
         if output is None:
@@ -391,12 +397,21 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
     if output is None:
         raise UsageError("--referee needs -o FILE: the log and the secret are two files")
     secret_path = secret_path or str(Path(output).with_suffix("")) + ".secret.json"
-    log, secret = match.new_refereed(game, players_of(players), seed, params_of(params),
+    names = players_of(players)
+
+    def listed(text: str | None) -> list[str]:
+        if text is None:
+            return []
+        return list(names) if text.strip().lower() == "all" else players_of(text)
+
+    log, secret = match.new_refereed(game, names, seed, params_of(params),
                                      keys_of(keys), tags=tags_of(tags), clock=clock,
-                                     deadline=deadline, time=control)
+                                     deadline=deadline, time=control, deal=listed(deal),
+                                     words=listed(words), signing_key=private_key(referee_key))
     files.write(secret_path, logmod.encode(secret), replace=replace, private=True)
     files.write(output, logmod.encode(log), replace=replace)
-    return Started(log, secret, secret_path, match.replay(match.unlock(log, secret)).to_move())
+    to_move = None if log.deal else match.replay(match.unlock(log, secret)).to_move()
+    return Started(log, secret, secret_path, to_move)
 
 
 def simulate(game: str, players: str, seed: str | None, params: Sequence[str] = (), *,
@@ -594,13 +609,15 @@ def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[
 # --- checking logs ------------------------------------------------------------------------------
 
 
-def validate_one(source: Source, secret: Secret | None = None) -> tuple[Checked, str]:
+def validate_one(source: Source, secret: Secret | None = None,
+                 trust: pinning.Trust | None = None) -> tuple[Checked, str]:
     """One log checked: ``source`` names it (and holds its bytes when already
     read: standard input, an archive member); ``secret`` is the referee's
     secret, if any. Gives its report entry and the line that says it. A
     refereed game whose seed is secret has its header, chain and referee's
-    signature checked, and its moves wait for the reveal. (Module level: it
-    runs in worker processes.)"""
+    signature checked, and its moves wait for the reveal. ``trust`` holds
+    its referee to the one the user expects (:mod:`adjudicator.pinning`).
+    (Module level: it runs in worker processes.)"""
     from .outputs import error_info
 
     path = source.label
@@ -618,11 +635,13 @@ def validate_one(source: Source, secret: Secret | None = None) -> tuple[Checked,
                     "it can be checked until the referee reveals the seed")
             entry.update(valid=True, result=data.result,
                          unchecked="the legality of the moves and the result: the seed is secret")
+            pinning.check(stored, trust)  # once the log is found sound
             line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
             rep = match.validate(data)
+            pinning.check(stored, trust)
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
             state = (f"over, {match.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
@@ -649,11 +668,12 @@ def named(path: str, e: AdjudicatorError) -> str:
 
 
 def validate_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
-                  jobs: int | None = None) -> Iterator[tuple[Checked, str]]:
+                  jobs: int | None = None,
+                  trust: pinning.Trust | None = None) -> Iterator[tuple[Checked, str]]:
     """Every log of ``inputs`` checked (:func:`validate_one`), in order, each
     as soon as it is ready; many are checked in ``jobs`` processes (default:
     one per core), in bounded memory (:func:`adjudicator.bulk.ordered`)."""
-    return bulk.ordered(partial(validate_one, secret=secret), inputs, jobs=jobs,
+    return bulk.ordered(partial(validate_one, secret=secret, trust=trust), inputs, jobs=jobs,
                         early=inputs.expanded)
 
 
@@ -667,7 +687,8 @@ def validate_files(paths: Sequence[str], secret: Secret | None = None, *, jobs: 
     return list(results if progress is None else progress(results, len(paths)))
 
 
-def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, str]:
+def audit_one(source: Source, secret: Secret | None = None,
+              trust: pinning.Trust | None = None) -> tuple[Audited, str]:
     """One log audited (:func:`match.audit`) as one of many: its report
     entry and a line, ``ok NAME: audit passed`` (``passed so far`` before
     a refereed game's reveal) or the first check that fails. (Module
@@ -675,7 +696,7 @@ def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, st
     from .outputs import AuditItem, error_info
 
     try:
-        report = match.audit(source_log(source), secret)
+        report, _ = audit_log(source_log(source), secret, trust)
     except AdjudicatorError as e:
         return (Audited(file=source.label, passed=False, items=[], error=error_info(e)),
                 named(source.label, e))
@@ -693,11 +714,52 @@ def audit_one(source: Source, secret: Secret | None = None) -> tuple[Audited, st
 
 
 def audit_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
-               jobs: int | None = None) -> Iterator[tuple[Audited, str]]:
+               jobs: int | None = None,
+               trust: pinning.Trust | None = None) -> Iterator[tuple[Audited, str]]:
     """Every log of ``inputs`` audited (:func:`audit_one`), in order, as
     :func:`validate_logs` checks them."""
-    return bulk.ordered(partial(audit_one, secret=secret), inputs, jobs=jobs,
+    return bulk.ordered(partial(audit_one, secret=secret, trust=trust), inputs, jobs=jobs,
                         early=inputs.expanded)
+
+
+def audit_log(log: Log, secret: Secret | None = None, trust: pinning.Trust | None = None,
+              views: Sequence[str] = (), *,
+              witness: bool = False) -> tuple[match.AuditReport, str | None]:
+    """:func:`match.audit`, with the view files at the paths ``views``
+    checked against the log, and two checks first: the referee is the one
+    the user expects (``trust``), and (``witness``) this copy extends the
+    copy of the game seen here before (:func:`forks.witness`). Gives the
+    report and a line to tell the user (a referee trusted on first use, an
+    older copy), if any."""
+    from . import forks
+    from .auditing import report_of
+
+    kept = [(source(p), _view_of(p)) for p in views]
+    report = match.audit(log, secret, kept)
+    items = list(report.items)
+    note = None
+    try:
+        note = pinning.check(log, trust, remember=report.status != "failed")
+        if log.referee is not None and trust is not None and (
+                trust.expected or trust.name or log.tags.get("event") in trust.known):
+            items.insert(1, match.AuditItem("referee", True, note or "signed by the referee you "
+                                                                "expect"))
+    except BadLogError as e:
+        items.insert(1, match.AuditItem("referee", False, str(e), "failed"))
+    if witness and all(i.status != "failed" for i in items):
+        try:
+            note = forks.witness(log) or note
+        except BadLogError as e:
+            items.append(match.AuditItem("history", False, str(e), "failed"))
+    return report_of(items), note
+
+
+def _view_of(path: str) -> ViewFile:
+    """The view file at ``path`` (``audit --views``)."""
+    value = found(path).value
+    if not isinstance(value, ViewFile):
+        raise AdjudicatorError(f"{source(path)}: not a view file")
+    return value
 
 
 def compare_files(a: str, b: str) -> match.Comparison:

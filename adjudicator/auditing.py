@@ -3,7 +3,7 @@ dispute would, and two copies of a log compared."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import msgspec
@@ -11,7 +11,7 @@ import msgspec
 from . import seal
 from .chain import check_chain
 from .errors import BadLogError, MoveError
-from .log import Log, MoveEntry, Secret
+from .log import Log, MoveEntry, Secret, ViewFile
 from .played import Replay
 from .replaying import check_result, describe, replay
 from .signing import check_seals, unlock
@@ -36,7 +36,8 @@ class AuditReport(msgspec.Struct, frozen=True):
     items: tuple[AuditItem, ...]
     status: Literal["passed", "failed", "pending"] = "passed"
 
-def _report(items: list[AuditItem]) -> AuditReport:
+def report_of(items: Sequence[AuditItem]) -> AuditReport:
+    """The report of ``items``: failed if one failed, pending if one waits."""
     statuses = {i.status for i in items}
     status: Literal["passed", "failed", "pending"] = "passed"
     if "failed" in statuses:
@@ -45,7 +46,8 @@ def _report(items: list[AuditItem]) -> AuditReport:
         status = "pending"
     return AuditReport(status == "passed", tuple(items), status)
 
-def audit(log: Log, secret: Secret | None = None) -> AuditReport:
+def audit(log: Log, secret: Secret | None = None,
+          views: Sequence[tuple[str, ViewFile]] = ()) -> AuditReport:
     """Check a log as an organiser settling a dispute would, item by item.
 
     The header, the seed (against the commitment of a refereed game), the
@@ -55,6 +57,9 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
     are the referee's), and the seed, the moves and the result marked
     unchecked until the reveal (a version 1 log, which its referee did not
     sign, fails: nothing in it can be checked).
+
+    ``views`` are view files players kept, each with its name: each is
+    checked against this log and the revealed deal (:func:`forks.check_views`).
     """
     items: list[AuditItem] = []
 
@@ -70,7 +75,7 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
         item("header", True, f"{game.title}, {len(log.players)} players: {', '.join(log.players)}")
     except BadLogError as e:
         item("header", False, str(e))
-        return _report(items)
+        return report_of(items)
     unlocked = log
     if log.commitment is None:
         item("seed", True, "an open game: the seed is in the log")
@@ -90,6 +95,8 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
     else:
         item("seed", False, "secret: the moves cannot be checked until the referee reveals it "
                             "(adjudicator reveal) or gives --secret")
+    if log.deal:
+        _deal_item(log, item, unchecked)
     try:
         check_chain(log)
         item("digest chain", True, f"intact over {len(log.moves)} entries")
@@ -127,7 +134,37 @@ def audit(log: Log, secret: Secret | None = None) -> AuditReport:
                 item("result", False, str(e))
         except (BadLogError, MoveError) as e:
             item("moves", False, str(e))
-    return _report(items)
+    if views:
+        from .forks import check_views
+
+        for status, what, text in check_views(log, views):
+            if status == "unchecked":
+                unchecked(what, text)
+            else:
+                item(what, status == "ok", text)
+    return report_of(items)
+
+def _deal_item(log: Log, item: Callable[[str, bool, str], bool],
+               unchecked: Callable[[str, str], None]) -> None:
+    """The players' contributions to the deal: each value against its
+    commitment (the header's checks), and whether every one is in."""
+    from . import dealing
+
+    waiting = dealing.pending(log)
+    if waiting:
+        unchecked("deal", f"waits for {', '.join(waiting)} to contribute; no move may be made "
+                          "before")
+        return
+    committed = sorted(n for n, p in log.deal.items() if not p.words)
+    words = sorted(n for n, p in log.deal.items() if p.words)
+    said = []
+    if committed:
+        said.append(f"{', '.join(committed)} committed, then revealed values that match")
+    if words:
+        said.append(f"{', '.join(words)} sent words")
+    item("deal", True, f"from the referee's committed seed and {len(log.deal)} contributions: "
+                       + "; ".join(said))
+
 
 def _clock_items(log: Log, rep: Replay, item: Callable[[str, bool, str], bool]) -> None:
     """The acts of the clock, each owed when recorded (the replay checked

@@ -24,8 +24,17 @@ def head_digest(log: Log) -> bytes:
         log.format, log.version, log.game, log.params, log.players, log.seed, log.commitment,
         log.referee, log.keys, rules=log.rules, tags=log.tags, clock=log.clock,
         deadline=log.deadline, started=log.started,
-        time=None if log.time is None else canonical(log.time),
+        time=None if log.time is None else canonical(log.time), deal=deal_fields(log),
     )
+
+
+def deal_fields(log: Log) -> tuple[tuple[str, str, str], ...]:
+    """The players' contributions as the header digest binds them: (name,
+    ``words`` or the commitment, the value or the empty text), by name."""
+    if not log.deal:
+        return ()
+    return tuple((name, "words" if c.words else c.commitment or "", c.value or "")
+                 for name, c in sorted(log.deal.items()))
 
 
 def canonical(time: TimeControl) -> str:

@@ -101,6 +101,22 @@ class Orders(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     text: str
 
 
+class Contribution(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                   omit_defaults=True):
+    """One player's part of the deal of a refereed game (version 2; the
+    commit-reveal of ``notation/README.md``, "A deal nobody chooses").
+
+    A player with the tool commits first (``commitment``, the hex SHA-256 of
+    their value: :func:`adjudicator.seal.contribution_commit`) and reveals
+    ``value`` once every other commitment is fixed. A player with only a mail
+    client sends ``words`` instead: ``value`` then holds their words, with no
+    commitment."""
+
+    commitment: str | None = None
+    value: str | None = None
+    words: bool = False
+
+
 class Log(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True,
     gc=False,
@@ -141,6 +157,9 @@ class Log(
     commitment: str | None
     referee: str | None = None
     keys: dict[str, str] = {}
+    #: The players' contributions to the deal of a refereed game, by name
+    #: (version 2): the deal is drawn from the referee's seed and all of them.
+    deal: dict[str, Contribution] = {}
     moves: tuple[MoveEntry, ...]
     result: Outcome | None
     signature: str | None = None

@@ -178,8 +178,8 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
             expected = issue_view(vf.log, None, vf.player)
         except AdjudicatorError as e:
             raise BadLogError(f"{source}: its log is damaged: {e}") from None
-        if (_decoded(vf.view, vf.log.game), vf.legal, vf.to_move, vf.since, vf.notes) != (
-                _decoded(expected.view, vf.log.game), expected.legal, expected.to_move,
+        if (decoded_view(vf.view, vf.log.game), vf.legal, vf.to_move, vf.since, vf.notes) != (
+                decoded_view(expected.view, vf.log.game), expected.legal, expected.to_move,
                 expected.since, ()):
             raise BadLogError(f"{source}: what it shows does not follow from its log: "
                               "the file was edited")
@@ -193,7 +193,7 @@ def _check_unsigned(vf: ViewFile, source: str) -> None:
         raise BadLogError(f"{source}: it holds control characters: the file was edited")
 
 
-def _decoded(raw: msgspec.Raw, game_id: str) -> object:
+def decoded_view(raw: msgspec.Raw, game_id: str) -> object:
     """A view as its game reads it, so that a file written before a field
     with a default was added to the view reads as the same view."""
     try:

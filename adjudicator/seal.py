@@ -19,6 +19,9 @@ from .engine import Value
 CHAIN_DOMAIN = "adjudicator/chain/v1"
 COMMIT_DOMAIN = "adjudicator/commit/v1"
 DEAL_DOMAIN = "adjudicator/deal/v1"
+CONTRIBUTION_DOMAIN = "adjudicator/contribution/v1"
+JOINT_DOMAIN = "adjudicator/joint/v1"
+FINGERPRINT_DOMAIN = "adjudicator/fingerprint/v1"
 LOG_SIGN_DOMAIN = "adjudicator/sign/log/v1"
 VIEW_SIGN_DOMAIN = "adjudicator/sign/view/v1"
 MOVE_SIGN_DOMAIN = "adjudicator/sign/move/v1"
@@ -66,6 +69,7 @@ def header_digest(
     deadline: int | None = None,
     started: str | None = None,
     time: str | None = None,
+    deal: tuple[tuple[str, str, str], ...] = (),
 ) -> bytes:
     """The digest every move entry is chained to.
 
@@ -79,11 +83,11 @@ def header_digest(
     players = tuple(players)
     key = (format_, version, game, tuple(params.items()), tuple(map(type, params.values())),
            players, commitment is None, referee, tuple((keys or {}).items()), rules,
-           tuple((tags or {}).items()), clock, deadline, time)
+           tuple((tags or {}).items()), clock, deadline, time, deal)
     parts = _HEADERS.get(key)
     if parts is None:
         parts = header_parts(format_, version, game, params, players, commitment is None, referee,
-                             keys or {}, rules, tags or {}, clock, deadline, time)
+                             keys or {}, rules, tags or {}, clock, deadline, time, deal)
         if len(_HEADERS) >= 1000:  # bound the memory a stream of odd logs can take
             _HEADERS.clear()
         _HEADERS[key] = parts
@@ -109,11 +113,14 @@ def header_parts(
     format_: str, version: int, game: str, params: Mapping[str, Value], players: tuple[str, ...],
     open_: bool, referee: str | None, keys: Mapping[str, str], rules: int | None,
     tags: Mapping[str, str], clock: bool, deadline: int | None, time: str | None = None,
+    deal: tuple[tuple[str, str, str], ...] = (),
 ) -> tuple[bytes, bytes | None]:
     """The fields of a header before its seed (or commitment), and (version
     2) those between it and the start time. ``time`` is the time control as
-    its canonical JSON (:func:`adjudicator.chain.canonical`); a header
-    without one hashes as it did before time controls existed."""
+    its canonical JSON (:func:`adjudicator.chain.canonical`); ``deal`` the
+    players' contributions to the deal, each (name, commitment or ``words``,
+    value), in order of name. A header without either hashes as it did
+    before they existed."""
     items = [CHAIN_DOMAIN, format_, str(version), game, str(len(params))]
     for name in sorted(params):
         items += [name, param_text(params[name])]
@@ -133,6 +140,10 @@ def header_parts(
              "deadline", "" if deadline is None else str(deadline)]
     if time is not None:
         more += ["time", time]
+    if deal:
+        more += ["deal", str(len(deal))]
+        for item in deal:
+            more += list(item)
     more.append("started")
     return fields(items), fields(more)
 
@@ -221,6 +232,34 @@ def deal_seed(seed: str, salt: str) -> str:
     public log and their view can recompute the deal by trying seeds.
     """
     return hashlib.sha256(fields([DEAL_DOMAIN, salt, seed])).hexdigest()
+
+
+def contribution_commit(player: str, value: str) -> str:
+    """A player's commitment to their contribution to the deal: hex SHA-256
+    of the fields ``adjudicator/contribution/v1``, the player and the value."""
+    return hashlib.sha256(fields([CONTRIBUTION_DOMAIN, player, value])).hexdigest()
+
+
+def joint_seed(deal: str, values: Iterable[tuple[str, str]]) -> str:
+    """The seed of a deal the players contributed to: hex SHA-256 of the
+    fields ``adjudicator/joint/v1``, the referee's deal seed
+    (:func:`deal_seed`), the number of contributions and each player's name
+    and value, in order of name. Fair if any one of them was unknown when
+    the others were fixed."""
+    items = sorted(values)
+    flat = [text for pair in items for text in pair]
+    return hashlib.sha256(fields([JOINT_DOMAIN, deal, str(len(items)), *flat])).hexdigest()
+
+
+def fingerprint(public: str) -> str:
+    """A public key's fingerprint, short enough to read aloud: the first 60
+    bits of SHA-256 over ``adjudicator/fingerprint/v1`` and the key, in
+    base32 as three groups of four (``KQ4M-7ZD2-XW3P``)."""
+    import base64
+
+    digest = hashlib.sha256(fields([FINGERPRINT_DOMAIN, public])).digest()
+    text = base64.b32encode(digest[:8]).decode("ascii")[:12]
+    return "-".join(text[i:i + 4] for i in range(0, 12, 4))
 
 
 # --- Ed25519 signatures (the ``cryptography`` package, imported when needed) -------------

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from . import events, games, seal
+from . import dealing, events, games, seal
 from .chain import check_stamp, now_stamp
 from .engine import GameSpec, Value
 from .errors import BadLogError, ParameterError
@@ -191,6 +191,10 @@ def new_refereed(
     seed: str | None = None,
     params: Mapping[str, Any] | None = None,
     keys: Mapping[str, str] | None = None,
+    *,
+    deal: Sequence[str] = (),
+    words: Sequence[str] = (),
+    signing_key: str | None = None,
     **header: Any,
 ) -> tuple[Log, Secret]:
     """A refereed game: the public log holds a commitment to the seed and the
@@ -198,15 +202,24 @@ def new_refereed(
     alone) holds the seed, the salt and the signing key.
 
     Every shuffle and draw comes from the seed *and* the salt
-    (:func:`seal.deal_seed`), so a seed a person typed gives nothing away.
+    (:func:`seal.deal_seed`), so a seed a person typed gives nothing away;
+    and from the values of the players named in ``deal`` (with the tool)
+    and ``words`` (by mail), when there are any (:mod:`adjudicator.dealing`).
+    ``signing_key`` is the referee's long-term key (``key new-referee``);
+    without it the game gets a key of its own.
     """
     seed = seal.new_secret_seed() if seed is None else seed
     open_log = new_log(game_id, players, seed, params, keys, **header)
     salt = seal.new_salt()
     commitment = seal.commit(seed, salt)
-    signing_key = seal.new_signing_key()
+    if signing_key is None:
+        signing_key = seal.new_signing_key()
+    try:
+        referee = seal.public_key(signing_key)
+    except ValueError as e:
+        raise ParameterError(f"the referee's key: {e}") from None
     log = msgspec.structs.replace(
-        open_log, seed=None, commitment=commitment, referee=seal.public_key(signing_key)
+        open_log, seed=None, commitment=commitment, referee=referee
     )
     secret = Secret(
         format=SECRET_FORMAT,
@@ -219,6 +232,8 @@ def new_refereed(
         signing_key=signing_key,
     )
     start(unlock(log, secret))  # the deal must work
+    if deal or words:
+        log = dealing.begin(log, deal, words)
     return sign(log, secret), secret
 
 class SecretSeedError(BadLogError):
@@ -253,6 +268,8 @@ def start(log: Log) -> tuple[GameSpec, Any]:
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
     check_seed(log)
+    dealing.check_deal(log)
+    dealing.check_ready(log)
     return game, game.setup(params, log.players, chance_seed(log))
 
 
@@ -279,7 +296,7 @@ def chance_seed(log: Log) -> str:
     """The seed the game's chance streams are drawn from (``notation/README.md``)."""
     assert log.seed is not None
     if log.commitment is not None and log.version >= 2 and log.salt is not None:
-        return seal.deal_seed(log.seed, log.salt)
+        return dealing.chance_seed(log, seal.deal_seed(log.seed, log.salt))
     return log.seed
 
 TAG = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
@@ -348,4 +365,5 @@ def check_header(log: Log) -> GameSpec:
         raise BadLogError("header: an open game has no salt (only a refereed game has one)")
     if log.commitment is not None and (log.seed is None) != (log.salt is None):
         raise BadLogError("header: a refereed game's seed and salt are revealed together")
+    dealing.check_deal(log)
     return game

@@ -124,6 +124,16 @@ CASES = [
     ("play", ["play", "atlas", "--players", "ann,bot"], 2),  # -o missing
     ("key", ["key", "new", "-o", "{dir}/k.key"], 0),
     ("key", ["key", "new"], 2),
+    ("key", ["key", "new-referee", "-o", "{dir}/r.key"], 0),
+    ("deal", ["deal", "commit", "{ref}", "--as", "ann"], 1),  # nobody contributes to its deal
+    ("deal", ["deal", "commit", "{ref}"], 2),  # --as missing
+    ("deal", ["deal", "reveal", "{game}", "--as", "ann"], 1),  # an open game has no deal
+    ("deal", ["deal", "record", "{ref}", "commit ann 00"], 2),  # --secret missing
+    ("deal", ["deal", "record", "{ref}", "--secret", "{secret}", "nonsense"], 2),
+    ("validate", ["validate", "{ref}", "--referee-key", "AAAA-AAAA-AAAA"], 1),  # another referee
+    ("audit", ["audit", "{ref}", "--referee-key", "AAAA-AAAA-AAAA"], 1),
+    ("audit", ["audit", "{ref}", "--views", "{game}"], 1),  # not a view file
+    ("audit", ["audit", "{ref}", "--views", "{view}"], 0),  # kept, and in the log
     ("referee", ["referee", "{club}", "--once"], 0),
     ("referee", ["referee", "{dir}/nowhere", "--once"], 1),
     ("referee", ["referee", "{dir}", "--once"], 1),  # no referee.toml

@@ -61,6 +61,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "referee": ("mail", "Referee games by mail: read moves from the Maildir (or IMAP), send "
                         "every player their view, no human in the loop."),
     "key": ("tools", "A player's own signing key, to sign their moves."),
+    "deal": ("trust", "Contribute to the deal of a refereed game, so that nobody, the referee "
+                      "included, chooses it: commit, then reveal."),
 }
 
 

@@ -9,9 +9,12 @@ from typing import Annotated, Any
 
 import typer
 
-from .. import actions, bulk, match
-from ..errors import AdjudicatorError, one_line
-from .common import FilesFromOpt, JobsOpt, JsonList, JsonOpt, LogArg, LogsArg, SecretOpt, echo_json, put
+from .. import actions, bulk
+from ..errors import AdjudicatorError, UsageError, one_line
+from .common import (
+    AllowUnsignedOpt, FilesFromOpt, JobsOpt, JsonList, JsonOpt, LogArg, LogsArg, RefereeKeyOpt, SecretOpt,
+    echo_json, put,
+)  # fmt: skip
 
 
 def validate(
@@ -20,6 +23,8 @@ def validate(
     secret: SecretOpt = None,
     json_: JsonOpt = False,
     jobs: JobsOpt = None,
+    referee_key: RefereeKeyOpt = None,
+    allow_unsigned_event: AllowUnsignedOpt = False,
 ) -> None:
     """Check logs move by move; exit 0 only if every one is valid.
 
@@ -38,12 +43,18 @@ def validate(
     with a progress bar on a terminal and a count at the end; --json prints
     the same list as for files, item by item.
 
+    With --referee-key every log must be signed by that referee; a log whose
+    event tag names one of your known referees is held to its key anyway.
+
     \b
     Example: adjudicator validate examples/turn-of-time/*.json
     """
+    from .. import pinning
+
     inputs = bulk.Inputs(logs or [], files_from)
     secret_file = actions.read_secret(secret)
-    results = actions.validate_logs(inputs, secret_file, jobs=jobs)
+    trust = pinning.trust(referee_key, allow_unsigned_event=allow_unsigned_event)
+    results = actions.validate_logs(inputs, secret_file, jobs=jobs, trust=trust)
     checked, bad = _stream(results, inputs, json_, "validating", lambda entry: entry.error is None)
     if inputs.expanded and not json_:
         typer.echo(f"{checked} logs checked, {bad} bad", err=True)
@@ -105,6 +116,9 @@ def audit(
     secret: SecretOpt = None,
     json_: JsonOpt = False,
     jobs: JobsOpt = None,
+    referee_key: RefereeKeyOpt = None,
+    allow_unsigned_event: AllowUnsignedOpt = False,
+    views: Annotated[list[str] | None, typer.Option("--views", metavar="FILE", help="A view file a player kept: checked against the log and the revealed deal; repeat for several.")] = None,
 ) -> None:
     """Check everything about logs: a short report for one, a line each for
     many; exit 0 unless a check fails.
@@ -118,13 +132,24 @@ def audit(
     the order found: "ok NAME: audit passed" (or "passed so far"), or the
     first check that fails; --json prints a list with each log's report.
 
+    --referee-key holds the log to the referee you expect (as validate).
+    One refereed log is also held to the copy of it you saw last (a copy
+    that does not extend it fails: the referee showed two histories), and
+    --views checks view files players kept: each the referee's, in the
+    final log's history, and showing what the revealed deal gives.
+
     \b
-    Example: adjudicator audit game.json
+    Example: adjudicator audit game.json --views ann-7.json --views bob-8.json
     """
+    from .. import pinning
+
     inputs = bulk.Inputs(logs or [], files_from)
+    trust = pinning.trust(referee_key, allow_unsigned_event=allow_unsigned_event)
     if not inputs.single:
+        if views:
+            raise UsageError("--views goes with one log")
         secret_file = actions.read_secret(secret)
-        results = actions.audit_logs(inputs, secret_file, jobs=jobs)
+        results = actions.audit_logs(inputs, secret_file, jobs=jobs, trust=trust)
         checked, bad = _stream(results, inputs, json_, "auditing",
                                lambda entry: entry.error is None and entry.status != "failed")
         if inputs.expanded and not json_:
@@ -134,7 +159,10 @@ def audit(
         return
     (log,) = inputs.paths
     stored = actions.read_log(log)
-    report = match.audit(stored, actions.read_secret(secret))
+    report, note = actions.audit_log(stored, actions.read_secret(secret), trust, views or [],
+                                     witness=True)
+    if note is not None:
+        typer.echo(one_line(f"Note: {note}"), err=True)
     name = actions.source(log)
     if json_:
         echo_json(report)

@@ -44,6 +44,16 @@ JobsOpt = Annotated[
     typer.Option("--jobs", "-j", metavar="N", min=1, help="Check logs in N processes (default: one per core)."),
 ]
 
+RefereeKeyOpt = Annotated[
+    str | None,
+    typer.Option("--referee-key", metavar="KEY", help="The referee you expect: their key (ed25519:...), its "
+                 "fingerprint, their key file, or a name of your known referees (trusted on first use)."),
+]
+AllowUnsignedOpt = Annotated[
+    bool, typer.Option("--allow-unsigned-event", help="Accept a log with tournament tags (event, round) "
+                       "that no referee signed (an open or version 1 log)."),
+]
+
 #: Set when standard output cannot take the Unicode drawing: draw in ASCII.
 ascii_only = False
 

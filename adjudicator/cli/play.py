@@ -16,12 +16,14 @@ from ..errors import UsageError
 from ..log import Log, ViewFile
 from ..present import fold, safe
 from .common import (
+    AllowUnsignedOpt,
     AsciiOpt,
     AsOpt,
     DetailsOpt,
     ForceOpt,
     JsonOpt,
     LogArg,
+    RefereeKeyOpt,
     SecretOpt,
     echo_json,
     put,
@@ -47,20 +49,26 @@ def new(
     deadline: Annotated[int | None, typer.Option("--deadline", metavar="HOURS", min=1, help="Hours a player has for each move (implies --clock); show reports it.")] = None,
     key: Annotated[list[str], typer.Option("--key", "-k", metavar="PLAYER=KEY", help="A player who signs their moves, with their public key (ed25519:...) or key file; repeat for several.")] = [],  # noqa: B006
     time: Annotated[str | None, typer.Option("--time", metavar="SPEC", help="A time control the referee by mail keeps (implies --clock), e.g. 'per-move=3d grace=1d expiry=stand-in' (README: Running a tournament by mail).")] = None,
+    deal: Annotated[str | None, typer.Option("--deal", metavar="PLAYERS", help="With --referee: players who contribute to the deal with the tool (adjudicator deal), comma-separated or 'all'.")] = None,
+    deal_words: Annotated[str | None, typer.Option("--deal-words", metavar="PLAYERS", help="With --referee: players who contribute a few words by mail instead.")] = None,
+    referee_key: Annotated[str | None, typer.Option("--referee-key", metavar="FILE", help="With --referee: sign with this long-term key (adjudicator key new-referee) instead of a new one.")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Start a new game log.
 
     With --referee the seed stays secret: the log (-o, required) carries a
     commitment to it, and the secret file, readable by its owner alone, holds
-    the seed; the referee keeps it and sends each player a view file.
+    the seed; the referee keeps it and sends each player a view file. With
+    --deal the players contribute to the deal first (commit, then reveal),
+    so that nobody, the referee included, chooses it.
 
     \b
     Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
     """
     started = actions.new_game(game, players, seed, param, key, tag, clock=clock,
                                deadline=deadline, output=output, refereed=referee,
-                               secret_path=secret, replace=force, time=time)
+                               secret_path=secret, replace=force, time=time, deal=deal,
+                               words=deal_words, referee_key=referee_key)
     log = started.log
     if output is None:
         put(logmod.encode(log))
@@ -68,9 +76,15 @@ def new(
         typer.echo(f"Wrote {output}: {log.game} for {', '.join(log.players)}, seed {log.seed}; "
                    f"{started.to_move} to move.")
     else:
+        from .. import dealing, seal
+
+        after = (f"{started.to_move} to move" if started.to_move is not None else
+                 f"the deal waits for {', '.join(dealing.pending(log))}")
         typer.echo(f"Wrote {output} (public: send it to the players) and {started.secret_path} "
-                   f"(the seed and signing key: keep it, referee only); {started.to_move} to move.")
-        typer.echo(f"Referee key: {log.referee} (tell the players: it signs every log)")
+                   f"(the seed and signing key: keep it, referee only); {after}.")
+        assert log.referee is not None
+        typer.echo(f"Referee key: {log.referee} (fingerprint {seal.fingerprint(log.referee)}: "
+                   "tell the players, it signs every log)")
 
 
 def show(
@@ -83,6 +97,8 @@ def show(
     json_: JsonOpt = False,
     ascii_: AsciiOpt = False,
     details: DetailsOpt = False,
+    referee_key: RefereeKeyOpt = None,
+    allow_unsigned_event: AllowUnsignedOpt = False,
 ) -> None:
     """Show the board, whose turn it is, the legal moves and the score.
 
@@ -91,6 +107,10 @@ def show(
     log must be valid, unless --ignore-rest is given with --at. LOG may also be
     a view file from the referee. A refereed game whose seed is secret shows
     anyone its public view: the moves and the result, not the board.
+
+    --referee-key holds the log to the referee you expect (see validate). A
+    refereed game is held to the copy of it shown here last: a copy that
+    does not extend it is refused loudly (the referee showed two histories).
 
     \b
     Example: adjudicator show game.json --as bob --at 5
@@ -101,6 +121,8 @@ def show(
         from .. import referee
 
         seen = referee.check_view(value, name)
+        _trusted(value, referee_key, allow_unsigned_event)
+        _witnessed(value.log)
         if json_:
             echo_json(value)
         else:
@@ -110,11 +132,17 @@ def show(
     if actions.sealed(value, secret_file):
         if as_ is not None and public:
             raise UsageError("give --as PLAYER or --public, not both")
-        _spectate(actions.spectate(value, as_player=as_, at=at, ignore_rest=ignore_rest),
-                  json_, ascii_)
+        seen = actions.spectate(value, as_player=as_, at=at, ignore_rest=ignore_rest)
+        _trusted(value, referee_key, allow_unsigned_event, remember=not ignore_rest)
+        if not ignore_rest:
+            _witnessed(value)
+        _spectate(seen, json_, ascii_)
         return
     shown = actions.show(value, secret_file, as_player=as_, public=public, at=at,
                          ignore_rest=ignore_rest)
+    _trusted(value, referee_key, allow_unsigned_event, remember=not ignore_rest)
+    if value.refereed and not ignore_rest:
+        _witnessed(value)
     if json_:
         echo_json(shown.position)
         return
@@ -122,6 +150,25 @@ def show(
     typer.echo(present.position_text(shown.game, shown.position, look, len(shown.log.moves),
                                      present.tag_lines(shown.log, look), details,
                                      players=shown.log.players))
+
+
+def _trusted(value: Log | ViewFile, given: str | None, allow: bool, remember: bool = True) -> None:
+    """Hold the log (or the view file's log), checked, to the referee the user expects."""
+    from .. import pinning
+
+    note = pinning.check(value.log if isinstance(value, ViewFile) else value,
+                         pinning.trust(given, allow_unsigned_event=allow), remember=remember)
+    if note is not None:
+        typer.echo(f"Note: {note}", err=True)
+
+
+def _witnessed(log: Log) -> None:
+    """Hold a refereed game to the copy of it shown here before (:func:`forks.witness`)."""
+    from .. import forks
+
+    note = forks.witness(log)
+    if note is not None:
+        typer.echo(f"Note: {note}", err=True)
 
 
 def _spectate(seen: actions.Spectated, json_: bool, ascii_: bool) -> None:

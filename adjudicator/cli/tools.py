@@ -169,6 +169,28 @@ def key_new(
     typer.echo(f"Wrote {output} (private: keep it). Public key: {key.public}")
 
 
+@key_app.command("new-referee")
+def key_new_referee(
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Where to write the key file (readable by you alone).")],
+    force: ForceOpt = False,
+) -> None:
+    """Make a referee's long-term key, for every game of a club or event
+    (new --referee --referee-key FILE); prints its fingerprint, to read aloud.
+
+    \b
+    Example: adjudicator key new-referee -o club.key
+    """
+    from .. import seal
+
+    private = seal.new_signing_key()
+    key = logmod.KeyFile(format=logmod.KEY_FORMAT, version=logmod.VERSION,
+                         public=seal.public_key(private), private=private)
+    files.write(output, logmod.encode(key), replace=force, private=True)
+    typer.echo(f"Wrote {output} (private: keep it). Referee key: {key.public}")
+    typer.echo(f"Fingerprint: {seal.fingerprint(key.public)} (read it to the players; they "
+               "check games with --referee-key)")
+
+
 @key_app.command("sign-admin")
 def key_sign_admin(
     words: Annotated[list[str], typer.Argument(metavar="ACT GAME [ARGS]...", help="The organiser's act, e.g. pause cup-3.", show_default=False)],
