@@ -61,6 +61,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "referee": ("mail", "Referee games by mail: read moves from the Maildir (or IMAP), send "
                         "every player their view, no human in the loop."),
     "key": ("tools", "A player's own signing key, to sign their moves."),
+    "tournament": ("tournament", "Run a tournament by mail: seat rounds, start their refereed "
+                                 "games, rank the players from audited results, archive the event."),
 }
 
 
