@@ -88,7 +88,7 @@ def by_mail(t: event.Tournament, root: Path, smtp: SMTPServer, gone: str, now: d
 def by_library(t: event.Tournament, root: Path, number: int, now: datetime,
                resign: str | None = None) -> datetime:
     """Play round ``number`` to its end through the library's referee calls,
-    a greedy bot in every seat; ``resign`` resigns at their first turn."""
+    a random bot in every seat; ``resign`` resigns at their first turn."""
     games = root / "referee" / "games"
     for name, r, _, log in rounds.event_logs(t, games):
         if r != number:
@@ -103,7 +103,7 @@ def by_library(t: event.Tournament, root: Path, number: int, now: datetime,
                                    at=clock.stamp(now))
                 resign = None
                 continue
-            move = bots.move_for(rep.game, rep.state, log.params, log.players, level="greedy",
+            move = bots.move_for(rep.game, rep.state, log.params, log.players, level="random",
                                  seed=str(len(rep.log.moves)))
             rep = match.record(rep.log, [move], sign=False, replayed=rep, at=clock.stamp(now))
         final = referee.signed(match.reveal(match.publish(rep.log, log), secret), secret)
