@@ -78,6 +78,8 @@ def by_mail(t: event.Tournament, root: Path, smtp: SMTPServer, gone: str, now: d
             if str(newest["Message-ID"]) in answered:
                 continue
             answered.add(str(newest["Message-ID"]))
+            if "Your move" not in str(newest["Subject"]):  # read only what asks for a move
+                continue
             vf = view_in(newest)
             if vf is not None and vf.legal and vf.to_move == p.name:
                 deliver(root / "referee", p.reply(newest, f"move {p.rng.choice(vf.legal)}"))
