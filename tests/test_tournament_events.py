@@ -88,7 +88,7 @@ def by_mail(t: event.Tournament, root: Path, smtp: SMTPServer, gone: str, now: d
 
 
 def by_library(t: event.Tournament, root: Path, number: int, now: datetime,
-               resign: str | None = None) -> datetime:
+               resign: str | None = None, step: timedelta = timedelta(minutes=30)) -> datetime:
     """Play round ``number`` to its end through the library's referee calls,
     a random bot in every seat; ``resign`` resigns at their first turn."""
     games = root / "referee" / "games"
@@ -97,8 +97,10 @@ def by_library(t: event.Tournament, root: Path, number: int, now: datetime,
             continue
         secret = logmod.decode_secret((games / f"{name}.secret.json").read_bytes())
         rep = match.validate(match.unlock(log, secret))
+        if log.started is not None:
+            now = max(now, clock.parse_stamp(log.started))
         while rep.seat() is not None:
-            now += timedelta(minutes=30)
+            now += step
             who = rep.players[rep.seat()]  # type: ignore[index]
             if who == resign:
                 rep = match.record(rep.log, ["@resign"], as_player=who, sign=False, replayed=rep,
@@ -185,3 +187,48 @@ def test_an_event_played_to_the_end(tmp_path: Path, smtp: SMTPServer, game: str,
     assert judged.finding is not None and judged.finding.startswith("signatures: ")
     assert sum(r.games for r in after.rows) == sum(r.games for r in s.rows) - len(judged.players)
     assert "disputed: signatures" in run("tournament", "standings", tmp_path, "--ascii")
+
+
+def readme_steps() -> list[str]:
+    """The commands of the README's "Running a tournament", in order."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Running a tournament\n", 1)[1].split("\n## ", 1)[0]
+    return [line.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.S)
+            for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_steps_run_an_event_as_written(tmp_path: Path, smtp: SMTPServer,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command of the README's steps, run as written in a fresh
+    directory (the players between rounds are the library's bots)."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "players.txt").write_text("# the README's players\n" + "".join(
+        f"{p} {p}@example.org\n" for p in NAMES[:9]))
+    steps = readme_steps()
+    assert [s.split()[:3] for s in steps][:2] == [["adjudicator", "tournament", "new"],
+                                                   ["adjudicator", "tournament", "round"]]
+    for command in steps:
+        args = shlex.split(command)[1:]
+        if args[:2] == ["tournament", "round"]:
+            t = event.load(tmp_path / "club-atlas")
+            assert t.time == "per-move=3d grace=1d expiry=stand-in stand-in=greedy"
+            # Every round of the event: each seated by the README's command,
+            # its games then played to the end (on the wall clock: the
+            # command starts the games now).
+            for number in (1, 2, 3):
+                run(*args)
+                by_library(t, tmp_path / "club-atlas", number, START, step=timedelta(seconds=1))
+            continue
+        run(*args)
+        if args[:2] == ["tournament", "new"]:  # step 3: the referee's directory
+            ref = tmp_path / "club-atlas" / "referee"
+            ref.mkdir()
+            (ref / "referee.toml").write_text(
+                f'address = "referee@club.test"\npicture = "none"\n[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\n'
+                'security = "none"\n')
+    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "club-atlas.zip").is_file()
+    assert len(list((tmp_path / "site" / "replays").glob("*.html"))) == 9

@@ -109,8 +109,10 @@ logs pass audit count.</p>
 
 
 def replay_page(log: Log) -> str:
-    """A game's replay page: every seat's view once the seed is revealed,
-    else the public view."""
+    """A game's replay page, as anyone may see it: the public view (the
+    board once the seed is revealed). Each seat's own view is the player's
+    ``replay --html`` (four views cost four times the public one's time,
+    for every game of an event)."""
     from .. import html as html_, match
     from ..errors import AdjudicatorError
 
@@ -118,7 +120,7 @@ def replay_page(log: Log) -> str:
     subtitle = f"{len(log.moves)} moves; {match.describe(log.result)}"
     try:
         rep = match.validate(log, keep=True)
-        viewers = html_.views(rep, [None, *range(len(rep.players))])
+        viewers = html_.views(rep, [None])
     except AdjudicatorError:  # secret, or a log that fails: what all may see
         from .. import games
 
