@@ -60,6 +60,7 @@ def test_the_file_reads_and_writes_back() -> None:
     (("[players]", "[points]\n'3' = [0, 1, 2]\n[players]"), "tournament.toml: points: 3: 3 points"),
     (("tables = [3]", "tables = [3]\n[params]\nfoo = 1"), "tournament.toml: params: atlas has no parameter 'foo'"),
     (("rounds = 3", "rounds = = 3"), "tournament.toml: "),
+    (("rounds = 3", 'rounds = 3\nreferee = "../elsewhere"'), "tournament.toml: referee: a directory inside"),
 ])
 def test_a_bad_file_is_one_line_naming_the_key(change: tuple[str, str], message: str) -> None:
     with pytest.raises(TournamentError) as e:

@@ -175,6 +175,23 @@ def test_an_event_played_to_the_end(tmp_path: Path, smtp: SMTPServer, game: str,
         len(tb) for tb in seen_tables[0].tables)
     assert rebuilt == stored
     run("tournament", "standings", zipped)
+    schema = json.loads((Path(__file__).resolve().parent.parent / "notation" / "schemas"
+                         / "standings.schema.json").read_text())
+    import jsonschema
+
+    jsonschema.Draft202012Validator(schema).validate(
+        json.loads(run("tournament", "standings", tmp_path, "--json")))
+    # An archive whose log was changed after it was packed: its standings
+    # no longer rebuild, and audit says which log.
+    bent = tmp_path / "bent.zip"
+    with zipfile.ZipFile(zipped) as z, zipfile.ZipFile(bent, "w") as out:
+        for item in z.namelist():
+            data = z.read(item)
+            if item == f"games/{s.games[0].name}.json":
+                data = data.replace(b'"place": 1', b'"place": 2', 1)
+            out.writestr(item, data)
+    assert "differ from those rebuilt" in run("tournament", "standings", bent, code=1)
+    run("audit", bent, code=1)
     # A tampered result: the last table's winner put last, the referee's
     # signature left as it was.
     name = s.games[-1].name

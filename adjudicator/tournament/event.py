@@ -165,6 +165,8 @@ def check(data: dict[str, Any], source: str = FILE) -> Tournament:
     if not isinstance(tiebreaks, list) or not all(t in TIEBREAKS for t in tiebreaks):
         raise bad("tiebreaks", f"a list of {', '.join(TIEBREAKS)}, not {tiebreaks!r}")
     referee = text("referee", "referee")
+    if not referee or Path(referee).is_absolute() or ".." in Path(referee).parts:
+        raise bad("referee", f"a directory inside the tournament's, not {referee!r}")
     key = text("key")
     if key and not valid_public_key(key):
         raise bad("key", f"{key!r} is not a public key (ed25519:...)")
