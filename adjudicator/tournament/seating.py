@@ -14,8 +14,12 @@ The method, in order:
    byes so far, then the lowest score; the others are listed by score and
    cut into tables in that order, then players of two tables are swapped
    while a swap lowers the round's cost: for each pair at one table, 100 x
-   (meetings so far)^2, plus their distance in the score order. Meeting
-   again is avoided first; among seatings as good, players of like score meet.
+   (meetings so far)^2, plus their distance in the score order; and for each
+   table, 30 x the fewest first seats any of its players has had (a table
+   of players who all sat first before must seat one of them first again).
+   Meeting again is avoided first; among seatings as good, players of like
+   score meet. The swapping starts from the score order and from seven
+   shuffles of it (swaps alone get stuck), and the cheapest result is kept.
 4. **Seat order** at every table: the order whose players have sat in those
    seats least often (the first seat counting most), so first seats go round.
 
@@ -27,13 +31,16 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from .event import TournamentError
 
 MEET = 100
+FIRST = 30
+#: Starts of the swapping: the score order and shuffles of it.
+RESTARTS = 8
 
 
 class Round(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,33 +137,55 @@ def seat(players: Sequence[str], allowed: Sequence[int], number: int, seed: str,
     playing = sorted((p for p in players if p not in resting),
                      key=lambda p: (-scores.get(p, 0), draw[p]))
     rank = {p: i for i, p in enumerate(playing)}
-    groups, start = [], 0
-    for size in table:
-        groups.append(playing[start:start + size])
-        start += size
-
     def pair_cost(a: str, b: str) -> int:
         return MEET * meetings.get(_pair(a, b), 0) ** 2 + abs(rank[a] - rank[b])
 
-    def cost(group: Sequence[str]) -> int:
-        return sum(pair_cost(a, b) for a, b in itertools.combinations(group, 2))
+    firsts = {p: seats.get(p, {}).get(0, 0) for p in players}
 
+    def cost(group: Sequence[str]) -> int:
+        # A table whose players have all sat first often must give the
+        # first seat to one of them again: spread those who have not.
+        return (sum(pair_cost(a, b) for a, b in itertools.combinations(group, 2))
+                + FIRST * min(firsts[p] for p in group))
+
+    best: list[list[str]] | None = None
+    for start in range(RESTARTS):
+        order = list(playing)
+        if start:  # the score order first, then shuffles of it: swaps alone can get stuck
+            rng.shuffle(order)
+        groups = _improved(_cut(order, table), cost)
+        if best is None or sum(map(cost, groups)) < sum(map(cost, best)):
+            best = groups
+    assert best is not None
+    groups = best
+    tables = [_order(g, seats, random.Random(f"{seed}:{number}:{i}")) for i, g in enumerate(groups)]
+    return Round(number=number, tables=tuple(tables), byes=tuple(sorted(resting, key=lambda p: draw[p])),
+                 method="swiss")
+
+
+def _cut(order: Sequence[str], table: Sequence[int]) -> list[list[str]]:
+    groups, start = [], 0
+    for size in table:
+        groups.append(list(order[start:start + size]))
+        start += size
+    return groups
+
+
+def _improved(groups: list[list[str]], cost: Callable[[Sequence[str]], int]) -> list[list[str]]:
+    """Players of two tables swapped while a swap lowers the cost."""
     for _ in range(100):  # each pass lowers the cost; a bound all the same
         better = False
         for gi, gj in itertools.combinations(range(len(groups)), 2):
             for i, j in itertools.product(range(len(groups[gi])), range(len(groups[gj]))):
                 a, b = groups[gi], groups[gj]
-                before = cost(a) + cost(b)
                 a2, b2 = [*a], [*b]
                 a2[i], b2[j] = b[j], a[i]
-                if cost(a2) + cost(b2) < before:
+                if cost(a2) + cost(b2) < cost(a) + cost(b):
                     groups[gi], groups[gj] = a2, b2
                     better = True
         if not better:
             break
-    tables = [_order(g, seats, random.Random(f"{seed}:{number}:{i}")) for i, g in enumerate(groups)]
-    return Round(number=number, tables=tuple(tables), byes=tuple(sorted(resting, key=lambda p: draw[p])),
-                 method="swiss")
+    return groups
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
