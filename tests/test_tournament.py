@@ -211,7 +211,7 @@ def test_the_table_fits_72_ascii_columns_with_any_names() -> None:
                     + "\n".join(f'"{n}" = "{a}"' for n, a in names.items()))
     played = [game("atlas26-r1-t1", 1, {"Zoë": 1, "Ελένη": 2, "Averyveryverylongname_x": 3},
                    ("a stand-in moved 3 times for Averyveryverylongname_x",))]
-    s = standings.standings(t, played, 1, {}, ratings.rate(played, "atlas"))
+    s = standings.standings(t, played, 1, {}, ratings.rate(played))
     text = report.table(s, ascii=True)
     assert "Zoe" in text and "Eleni" in text
     assert all(len(line) <= 72 and line.isascii() and not line.startswith(">")
@@ -220,8 +220,8 @@ def test_the_table_fits_72_ascii_columns_with_any_names() -> None:
 
 def test_ratings_are_reproducible_and_follow_places() -> None:
     played = [game("g1", 1, {"ann": 1, "bob": 2, "cy": 3}), game("g2", 2, {"ann": 1, "cy": 2, "bob": 3})]
-    first = ratings.rate(played, "atlas")
-    assert first == ratings.rate(list(reversed(played)), "atlas")  # round order, not list order
+    first = ratings.rate(played)
+    assert first == ratings.rate(list(reversed(played)))  # round order, not list order
     latest = ratings.latest(first)
     assert latest["ann"].ordinal > latest["bob"].ordinal
     assert latest["ann"].ordinal > latest["cy"].ordinal

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from .report import Played, Rated
 
 
-def rate(played: Sequence[Played], game: str, start: Sequence[Rated] = ()) -> tuple[Rated, ...]:
-    """The rating history of ``game`` after the counted games of ``played``
+def rate(played: Sequence[Played], start: Sequence[Rated] = ()) -> tuple[Rated, ...]:
+    """The rating history after the counted games of ``played`` (all of one game)
     (in round and table order), from the ratings of ``start``."""
     from openskill.models import PlackettLuce  # only where ratings are asked for
 

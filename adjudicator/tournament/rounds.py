@@ -81,7 +81,7 @@ def current(t: Tournament, logs: list[tuple[str, int, int, Log]], *, rated: bool
 
     played = judged(t, logs)
     rounds = history(t, logs)
-    history_ = ratings.rate(played, t.game) if rated else ()
+    history_ = ratings.rate(played) if rated else ()
     return standings(t, played, len(rounds), {r.number: r.byes for r in rounds}, history_)
 
 
