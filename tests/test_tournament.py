@@ -94,6 +94,9 @@ def test_new_writes_the_file_and_a_private_key_and_round_needs_a_referee(tmp_pat
     assert "sp-r1-t1: " in out
     assert "[sp-r1-t1]" in (tmp_path / "ev" / "referee" / "roster.toml").read_text()
     assert "round 1 is not over: sp-r1-t1" in run("tournament", "round", tmp_path / "ev", code=1)
+    roster = tmp_path / "ev" / "referee" / "roster.toml"
+    roster.write_text(roster.read_text().replace("[sp-r1-t1]", "[other]"))
+    assert "sp-r1-t1 not in it: a round was cut short" in run("tournament", "round", tmp_path / "ev", code=1)
 
 
 def test_a_round_under_another_key_is_refused(tmp_path: Path) -> None:

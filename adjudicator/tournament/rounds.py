@@ -124,6 +124,7 @@ def start_round(t: Tournament, root: Path, signing_key: str, *,
                               "first (README: \"A referee by mail\")")
     games = ref / "games"
     logs = event_logs(t, games)
+    _check_roster(ref, [name for name, _, _, _ in logs])
     done = history(t, logs)
     number = len(done) + 1
     if number > t.rounds:
@@ -155,6 +156,22 @@ def start_round(t: Tournament, root: Path, signing_key: str, *,
     before = path.read_text(encoding="utf-8") if path.exists() else ""
     files.write(str(path), (before + "\n".join(roster) + "\n").encode("utf-8"))
     return seating
+
+
+def _check_roster(ref: Path, names: list[str]) -> None:
+    """Every game of the event is in the roster (a round cut short between
+    writing its games and the roster is said, not seated over)."""
+    import tomllib
+
+    path = ref / "roster.toml"
+    try:
+        listed = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise TournamentError(f"{path}: {' '.join(str(e).split())}") from None
+    missing = [name for name in names if name not in listed]
+    if missing:
+        raise TournamentError(f"{path}: {', '.join(missing)} not in it: a round was cut short; "
+                              "list their players there, or remove their files from games/")
 
 
 def new_key() -> logmod.KeyFile:
