@@ -14,7 +14,6 @@ import zipfile
 from pathlib import Path
 
 from .. import log as logmod
-from ..errors import AdjudicatorError
 from ..log import Log
 from .event import FILE, Tournament, TournamentError, parse
 from .report import Standings, decode, encode
@@ -79,5 +78,3 @@ def rebuild(path: Path) -> tuple[Standings, Standings]:
     t, logs, stored = read(path)
     return current(t, logs), stored
 
-
-__all__ = ["AdjudicatorError", "pack", "read", "rebuild", "standings_name"]
