@@ -174,6 +174,10 @@ def test_an_event_played_to_the_end(tmp_path: Path, smtp: SMTPServer, game: str,
     assert rebuilt.ratings == stored.ratings and len(stored.ratings) == 3 * sum(
         len(tb) for tb in seen_tables[0].tables)
     assert rebuilt == stored
+    # Across events: the same archive twice is two events in a row, the
+    # second rated from where the first left every player.
+    across = archive.ratings_across([zipped, zipped])[game]
+    assert across[:len(stored.ratings)] == stored.ratings and len(across) == 2 * len(stored.ratings)
     run("tournament", "standings", zipped)
     schema = json.loads((Path(__file__).resolve().parent.parent / "notation" / "schemas"
                          / "standings.schema.json").read_text())

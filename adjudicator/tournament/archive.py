@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import log as logmod
 from ..log import Log
 from .event import FILE, Tournament, TournamentError, parse
-from .report import Standings, decode, encode
+from .report import Rated, Standings, decode, encode
 
 #: Every entry is dated so: the same event gives the same bytes.
 STAMP = (2000, 1, 1, 0, 0, 0)
@@ -78,3 +78,17 @@ def rebuild(path: Path) -> tuple[Standings, Standings]:
     t, logs, stored = read(path)
     return current(t, logs), stored
 
+
+
+def ratings_across(paths: list[Path]) -> dict[str, tuple[Rated, ...]]:
+    """The rating history of each game over several events' archives, in
+    the order given: each event's games rated from the ratings the events
+    before it left (per game: Atlas ratings never meet 15 Days ones)."""
+    from . import ratings
+    from .rounds import judged
+
+    out: dict[str, tuple[Rated, ...]] = {}
+    for path in paths:
+        t, logs, _ = read(path)
+        out[t.game] = ratings.rate(judged(t, logs), out.get(t.game, ()))
+    return out
