@@ -48,8 +48,9 @@ MAX_LOG = 4 * 1024 * 1024
 
 #: The endings of the names taken for logs in a directory or an archive.
 LOG_ENDINGS = (".json", ".txt", ".eml")
-#: Names with a log's ending that are not logs (a referee's secret file).
-NOT_LOGS = (".secret.json",)
+#: Names with a log's ending that are not logs (a referee's secret file, an
+#: event's standings in its archive).
+NOT_LOGS = (".secret.json", ".standings.json")
 ZIP_ENDINGS = (".zip",)
 TAR_ENDINGS = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz")
 

@@ -26,6 +26,7 @@ from .errors import (
     UsageError,
 )
 from .log import Log, MoveEntry, ViewFile
+from .tournament.report import Standings
 
 
 class _Out(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -237,6 +238,7 @@ SCHEMAS: dict[str, tuple[Any, str]] = {
     "audit": (Audit, "adjudicator audit LOG --json"),
     "audits": (list[Audited], "adjudicator audit LOGS... --json (more than one log)"),
     "diff": (Diff, "adjudicator diff A B --json"),
+    "standings": (Standings, "adjudicator tournament standings DIR --json"),
 }
 
 

@@ -381,3 +381,41 @@ def test_png_decoder_reverses_every_filter():
     image = decode_png(png)
     assert (image.width, image.height, image.channels) == (width, height, c)
     assert image.rows == pixels
+
+
+def test_tournament_page_in_the_browser(browser, tmp_path):
+    """The standings page of an event (#27): the standings, the crosstable
+    and the games table shown, a disputed game marked, every game's replay
+    linked and opening as a working replay page; nothing blocked or broken."""
+    from selenium.webdriver.common.by import By
+
+    from adjudicator.tournament import page, rounds
+    from test_tournament_events import START, by_library, setup_event
+
+    t, key = setup_event(tmp_path, 25, "atlas", 6, "[3]", "per-move=72h")
+    now = START
+    for number in (1, 2):
+        rounds.start_round(t, tmp_path, key, now=now)
+        now = by_library(t, tmp_path, number, now)
+    games = tmp_path / "referee" / "games"
+    tampered = games / "ev-r2-t1.json"
+    tampered.write_text(tampered.read_text().replace('"place": 1', '"place": 9', 1))
+    logs = rounds.event_logs(t, games)
+    s = rounds.current(t, logs)
+    out = tmp_path / "site" / "standings.html"
+    assert page.write(s, logs, out) == 4
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(out.as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [r.player for r in s.rows]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#crosstable tbody tr")) == 6
+    disputed = browser.find_elements(By.CSS_SELECTOR, "#games tr.disputed")
+    assert len(disputed) == 1 and "signatures" in disputed[0].text
+    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#games a")]
+    assert len(links) == 4
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    for link in links:
+        browser.get(link)
+        assert browser.execute_script("return document.getElementById('nojs').hidden"), link
+        assert browser.find_element(By.ID, "picture").find_elements(By.TAG_NAME, "svg"), link
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"], link

@@ -139,6 +139,10 @@ CASES = [
     ("referee", ["referee", "{dir}", "--once"], 1),  # no referee.toml
     ("referee", ["referee"], 2),
     ("referee", ["referee", "{club}", "--poll", "0"], 2),
+    ("tournament", ["tournament", "standings", "{dir}/nowhere"], 1),
+    ("tournament", ["tournament", "round", "{dir}"], 1),  # no tournament.toml
+    ("tournament", ["tournament", "archive", "{dir}"], 2),  # no -o
+    ("tournament", ["tournament", "dance", "{dir}"], 2),
 ]
 
 

@@ -63,6 +63,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "key": ("tools", "A player's own signing key, to sign their moves."),
     "deal": ("trust", "Contribute to the deal of a refereed game, so that nobody, the referee "
                       "included, chooses it: commit, then reveal."),
+    "tournament": ("tournament", "Run a tournament by mail: seat rounds, start their refereed "
+                                 "games, rank the players from audited results, archive the event."),
 }
 
 
