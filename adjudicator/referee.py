@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import msgspec
 
@@ -356,6 +357,10 @@ def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool
     seat = rep.seat()
     if seat is None or rep.players[seat] != vf.player:
         raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
+    if vf.move.signature is not None and log.clock and not relaid:
+        # The player's signature covers the entry's stamp (its digest does):
+        # the entry is recorded with the stamp they signed, if it is fair.
+        at = signed_stamp(vf.move, at, log.time is not None, source)
     rep = match.record(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
                        sign=False, replayed=rep, at=at)
     return msgspec.structs.replace(rep, log=_with_signature(rep.log, vf.move, relaid))
@@ -394,13 +399,45 @@ def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -
         )
 
 
+#: How far a signed move's stamp may lie ahead of the referee's clock (the
+#: player's clock runs a little fast), and in a game with a time control how
+#: far behind it (the mail's way to the referee): a player cannot backdate a
+#: move across a deadline by more than this.
+SKEW_AHEAD = timedelta(minutes=5)
+SKEW_BEHIND = timedelta(hours=1)
+
+
+def signed_stamp(entry: MoveEntry, at: str | None, timed: bool, source: str) -> str | None:
+    """The stamp a signed move is recorded with: the one its player signed,
+    refused with one line when it lies ahead of the referee's clock ``at``
+    (default: now) by more than :data:`SKEW_AHEAD`, or, in a game with a time
+    control, behind it by more than :data:`SKEW_BEHIND`."""
+    from .chain import check_stamp, now_stamp
+
+    now_text = at if at is not None else now_stamp()
+    if entry.at is None or not check_stamp(entry.at):
+        raise ViewFileError(f"{source}: the signed move carries no valid time stamp; "
+                            "nothing recorded")
+    when, now = (datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ") for t in (entry.at, now_text))
+    if when > now + SKEW_AHEAD:
+        raise ViewFileError(f"{source}: the signed move is stamped {entry.at}, after the "
+                            f"referee's clock ({now_text}): check your clock and sign it "
+                            "again; nothing recorded")
+    if timed and when < now - SKEW_BEHIND:
+        raise ViewFileError(f"{source}: the signed move is stamped {entry.at}, more than an "
+                            f"hour before the referee's clock ({now_text}): sign it again "
+                            "and send it at once; nothing recorded")
+    return entry.at
+
+
 def _with_signature(log: Log, entry: MoveEntry, relaid: bool = False) -> Log:
     """The log whose last entry carries the player's own signature from the view file."""
     last = log.moves[-1]
-    if relaid and entry.signature is None:
-        # The file was issued before acts of the clock that leave the
-        # position as it was (postal.decision.proof): the move the player
-        # chose is recorded after them, and nothing of theirs is carried over.
+    if entry.signature is None:
+        # Nothing of the player's to carry over: the move they chose is
+        # recorded as the referee stamps it (after acts of the clock that
+        # left the position as it was, where the file was issued before
+        # them: postal.decision.proof).
         return log
     if last.digest != entry.digest:
         raise ViewFileError("the move in the view file is not chained to the game's log")

@@ -1,0 +1,299 @@
+"""Moves the referee cannot forge (issue #25, attack 5): a player whose key
+is in the game's header signs their moves by mail, and neither the referee
+nor anyone with their address and a forwarded view file can move or resign
+for them; mail-only players are held to their provider's DKIM signature,
+checked with dkimpy against a local resolver stub, and the signed message
+is archived for anyone to check later.
+
+Each attack asserts the same contract as tests/test_postal_attacks.py: one
+error to the sender, the log byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import zlib
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage, Message
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from adjudicator import clock, log as logmod, mailparse, match, postal, referee, seal, textform
+from adjudicator.errors import AdjudicatorError
+from adjudicator.log import ViewFile
+
+from mailref import Player, body_of, deliver, parse
+
+REFEREE = "referee@club.test"
+START = datetime(2026, 3, 2, 9, tzinfo=UTC)
+
+
+def private_key(name: str) -> str:
+    """A player's fixed private key."""
+    return base64.b64encode(zlib.crc32(name.encode()).to_bytes(4, "big") * 8).decode("ascii")
+
+
+@pytest.fixture(autouse=True)
+def fixed_secrets(request, monkeypatch):
+    rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    monkeypatch.setattr(seal, "new_salt", lambda: rng.randbytes(16).hex())
+    monkeypatch.setattr(seal, "new_signing_key",
+                        lambda: base64.b64encode(rng.randbytes(32)).decode("ascii"))
+
+
+class Table:
+    """A referee directory with one game ``g`` of q-turn (ann, bob); ann's
+    key is in its header. The referee's clock is injected; what it sends is kept."""
+
+    def __init__(self, root: Path, roster_extra: str = "", timed: bool = False,
+                 dns: Callable[..., bytes | None] | None = None) -> None:
+        self.root = root
+        self.now = START
+        (root / "games").mkdir(parents=True)
+        (root / "referee.toml").write_text(
+            f'address = "{REFEREE}"\npicture = "none"\noutage = 1440\n[smtp]\n'
+            'host = "127.0.0.1"\nsecurity = "none"\n', encoding="utf-8")
+        header: dict = {"started": clock.stamp(START)}
+        if timed:
+            header["time"] = clock.parse("per-move=48h")
+        log, secret = match.new_refereed("q-turn", ["ann", "bob"], "signed-1",
+                                         keys={"ann": seal.public_key(private_key("ann"))},
+                                         **header)
+        (root / "games" / "g.json").write_bytes(logmod.encode(log))
+        (root / "games" / "g.secret.json").write_bytes(logmod.encode(secret))
+        (root / "games" / "g.secret.json").chmod(0o600)
+        self.addresses = {"ann": "ann@ann.test", "bob": "bob@bob.test"}
+        (root / "roster.toml").write_text(
+            f'[g]\nann = {roster_extra or chr(34) + "ann@ann.test" + chr(34)}\n'
+            'bob = "bob@bob.test"\n', encoding="utf-8")
+        self.sent: list[tuple[list[str], bytes]] = []
+        kwargs = {} if dns is None else {"dns": dns}
+        self.referee = postal.MailReferee(root, send=lambda s, to, d: self.sent.append((to, d)),
+                                          now=lambda: self.now.timestamp(), **kwargs)
+        self.players = {p: Player(p, a, random.Random(p)) for p, a in self.addresses.items()}
+        self.run()
+
+    def run(self) -> list[tuple[list[str], Message]]:
+        before = len(self.sent)
+        self.referee.run_once()
+        out = [(to, parse(d)) for to, d in self.sent[before:]]
+        for to, message in out:
+            for p in self.players.values():
+                if p.address in to:
+                    p.inbox.append(message)
+        return out
+
+    def log_bytes(self) -> bytes:
+        return (self.root / "games" / "g.json").read_bytes()
+
+    def log(self) -> logmod.Log:
+        return logmod.decode(self.log_bytes())
+
+    def secret(self) -> logmod.Secret:
+        return logmod.decode_secret((self.root / "games" / "g.secret.json").read_bytes())
+
+    def refused(self, data: bytes, sender: str, *fragments: str) -> str:
+        """Delivered, ``data`` records nothing and is answered with one error."""
+        before = self.log_bytes()
+        deliver(self.root, data)
+        out = self.run()
+        assert self.log_bytes() == before
+        assert [to for to, _ in out] == [[self.addresses[sender]]], self.referee_lines()
+        body = body_of(out[0][1])
+        assert body.startswith("Error: "), body
+        error = " ".join(line.removeprefix("  | ") for line in body.split("\n\n")[0].splitlines())
+        for fragment in fragments:
+            assert fragment in error, error
+        return error
+
+    def taken(self, data: bytes) -> logmod.Log:
+        """Delivered, ``data`` adds one entry to the log; mail to both players."""
+        n = len(self.log().moves)
+        deliver(self.root, data)
+        out = self.run()
+        assert len(self.log().moves) == n + 1, self.referee_lines()
+        assert sorted(a for to, _ in out for a in to) == sorted(self.addresses.values())
+        return self.log()
+
+    def referee_lines(self) -> list[str]:
+        return (self.root / "referee.log").read_text().splitlines()[-3:]
+
+
+def signed_reply(player: Player, key: str | None = None, first_line: str = "move",
+                 at: str | None = None, move: str | None = None) -> tuple[bytes, ViewFile]:
+    """What a player who signs sends: their view file from the referee's
+    latest mail, with the move recorded and signed in it (what ``adjudicator
+    extend --key KEY FILE MOVE`` writes), attached in the text form to a
+    reply whose first line is ``move``; the referee's mail quoted under it."""
+    message, vf = player.latest_view()
+    assert vf.legal
+    chosen = referee.choose(vf, move or vf.legal[0], player_key=key, at=at)
+    reply = EmailMessage()
+    reply["From"] = player.address
+    reply["To"] = REFEREE
+    reply["Subject"] = "Re: " + str(message["Subject"])
+    reply["Message-ID"] = f"<{random.random()}@{player.address.split('@')[1]}>"
+    reply["In-Reply-To"] = str(message["Message-ID"])
+    quoted = "\n".join(("> " + line).rstrip() for line in body_of(message).splitlines())
+    reply.set_content(f"{first_line}\n\nOn Monday, the referee wrote:\n{quoted}\n")
+    reply.add_attachment(textform.dumps(chosen), subtype="plain", filename="g.txt")
+    return reply.as_bytes(), chosen
+
+
+# --- signed moves -------------------------------------------------------------------------------
+
+
+def test_a_player_who_signs_moves_by_mail_and_the_signature_enters_the_log(tmp_path):
+    """ann's key is in the header: her move, recorded and signed in her view
+    file and mailed back, is taken with her signature; the log validates
+    with every signature, and audit after the reveal checks it is hers."""
+    t = Table(tmp_path)
+    ann = t.players["ann"]
+    data, chosen = signed_reply(ann, private_key("ann"))
+    log = t.taken(data)
+    entry = log.moves[-1]
+    assert (entry.by, entry.move, entry.signature) == ("ann", chosen.move.move,
+                                                       chosen.move.signature)
+    match.check_seals(log)
+    assert match.audit(match.reveal(log, t.secret())).passed
+
+
+def test_the_referee_cannot_move_or_resign_for_a_player_who_signs(tmp_path):
+    """A From: line and ann's view file (forwarded, CC'd, or kept by the
+    referee itself) are not enough: a move typed in the mail and a
+    resignation are refused with one line; and a log in which the referee
+    recorded a move for ann, or put an unsigned entry of hers into it and
+    signed the log, fails validation."""
+    t = Table(tmp_path)
+    ann = t.players["ann"]
+    message, vf = ann.latest_view()
+    t.refused(ann.reply(message, f"move {vf.legal[0]}"), "ann", "ann signs their moves",
+              "extend --key")
+    t.refused(ann.reply(message, "resign"), "ann", "ann signs their moves", "signed 'resign'")
+    # The referee at the machine: it holds no key of ann's.
+    log, secret = t.log(), t.secret()
+    with pytest.raises(AdjudicatorError, match="ann signs their moves"):
+        referee.record(log, secret, [vf.legal[0]], as_player="ann")
+    with pytest.raises(AdjudicatorError, match="ann signs their moves"):
+        referee.record(log, secret, ["@resign"], as_player="ann")
+    # ... nor can it write an unsigned entry of hers and sign the log.
+    forged = msgspec.structs.replace(log, moves=match.sealed(log, [("ann", vf.legal[0], None)],
+                                                             clock.stamp(START)))
+    forged = referee.signed(forged, secret)
+    with pytest.raises(AdjudicatorError, match="unsigned: ann signs their moves"):
+        match.check_seals(forged)
+
+
+def test_a_signed_reply_under_another_key_or_edited_is_refused(tmp_path):
+    """bob cannot sign for ann with his own key, nor change her signed move."""
+    t = Table(tmp_path)
+    ann = t.players["ann"]
+    message, vf = ann.latest_view()
+    chosen = referee.choose(vf, vf.legal[0], player_key=private_key("ann"))
+    bob_signed = msgspec.structs.replace(chosen, move=match.sign_move(chosen.move,
+                                                                      private_key("bob")))
+    other = msgspec.structs.replace(chosen, move=msgspec.structs.replace(
+        chosen.move, move=vf.legal[1]))
+    for forged, why in ((bob_signed, "signed with another key"),
+                        (other, "not chained")):
+        mail = EmailMessage()
+        mail["From"] = ann.address
+        mail["To"] = REFEREE
+        mail["Subject"] = "move"
+        mail["Message-ID"] = f"<{why.replace(' ', '.')}@ann.test>"
+        mail.set_content("move\n")
+        mail.add_attachment(textform.dumps(forged), subtype="plain", filename="g.txt")
+        t.refused(mail.as_bytes(), "ann", why)
+
+
+def test_a_move_typed_beside_the_signed_file_must_be_the_same(tmp_path):
+    t = Table(tmp_path)
+    ann = t.players["ann"]
+    vf = ann.latest_view()[1]
+    data, _ = signed_reply(ann, private_key("ann"), first_line=f"move {vf.legal[1]}",
+                           move=vf.legal[0])
+    t.refused(data, "ann", f"holds the move {vf.legal[0]}")
+
+
+def test_a_player_who_does_not_sign_may_still_send_the_file_itself(tmp_path):
+    """bob has no key: a view file with his move recorded (extend without
+    --key) is taken like a typed move, stamped by the referee."""
+    t = Table(tmp_path)
+    while not t.players["bob"].latest_view()[1].legal:
+        t.taken(signed_reply(t.players["ann"], private_key("ann"))[0])
+        t.now += timedelta(minutes=3)
+    log = t.taken(signed_reply(t.players["bob"])[0])
+    assert log.moves[-1].by == "bob" and log.moves[-1].signature is None
+    match.check_seals(log)
+
+
+# --- the head echo: a fork is caught by the player's signature ----------------------------------
+
+
+def test_a_signed_move_binds_the_history_it_answers(tmp_path):
+    """The referee shows ann one history and keeps another (a fork): ann's
+    signed move is chained to the head her view file showed, so it cannot
+    be carried into the other history, and a copy that claims it fails."""
+    t = Table(tmp_path)
+    while not t.players["bob"].latest_view()[1].legal:
+        t.taken(signed_reply(t.players["ann"], private_key("ann"))[0])
+        t.now += timedelta(minutes=3)
+    bob = t.players["bob"]
+    message, vf = bob.latest_view()
+    log, secret = t.log(), t.secret()
+    # Two histories: bob's move A (shown to ann) and bob's move B (kept).
+    def bobs_turn(first: str) -> logmod.Log:
+        out = referee.record(log, secret, [first], as_player="bob", at=clock.stamp(t.now))
+        while (view := referee.issue_view(out, secret, "bob")).legal:
+            out = referee.record(out, secret, [view.legal[0]], as_player="bob",
+                                 at=clock.stamp(t.now))
+        return out
+
+    shown, kept = bobs_turn(vf.legal[0]), bobs_turn(vf.legal[1])
+    ann_vf = referee.issue_view(shown, secret, "ann")
+    signed = referee.choose(ann_vf, ann_vf.legal[0], player_key=private_key("ann"),
+                            at=clock.stamp(t.now))
+    # Her entry names the head of the history she saw ...
+    assert signed.move.digest == match.sealed(shown, [("ann", signed.move.move, None)],
+                                              signed.move.at)[-1].digest
+    # ... which the kept history does not have: the referee cannot take it there,
+    with pytest.raises(AdjudicatorError):
+        referee.take(kept, secret, signed, at=clock.stamp(t.now))
+    # nor splice it in and re-sign: the chain, then her signature, fail.
+    spliced = msgspec.structs.replace(kept, moves=(*kept.moves, signed.move))
+    with pytest.raises(AdjudicatorError):
+        match.validate(match.unlock(referee.signed(spliced, secret), secret))
+    relinked = msgspec.structs.replace(kept, moves=match.sealed(
+        kept, [("ann", signed.move.move, None)], signed.move.at))
+    relinked = msgspec.structs.replace(relinked, moves=(*relinked.moves[:-1], msgspec.structs.replace(
+        relinked.moves[-1], signature=signed.move.signature)))
+    with pytest.raises(AdjudicatorError, match="signed with another key"):
+        match.check_seals(referee.signed(relinked, secret))
+
+
+# --- stamps of signed moves ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("offset", "taken", "why"), [
+    (timedelta(minutes=-30), True, ""),
+    (timedelta(minutes=2), True, ""),
+    (timedelta(hours=-3), False, "more than an hour before the referee's clock"),
+    (timedelta(hours=2), False, "after the referee's clock"),
+])
+def test_a_signed_moves_stamp_is_kept_if_fair(tmp_path, offset, taken, why):
+    """The signature covers the stamp, so the referee records the stamp ann
+    signed: within a few minutes ahead of its clock, and in a game with a
+    time control at most an hour behind it (she cannot backdate a move
+    across a deadline); otherwise refused with one line."""
+    t = Table(tmp_path, timed=True)
+    t.now = START + timedelta(hours=5)
+    at = clock.stamp(t.now + offset)
+    data, chosen = signed_reply(t.players["ann"], private_key("ann"), at=at)
+    if taken:
+        assert t.taken(data).moves[-1].at == at
+    else:
+        t.refused(data, "ann", why)
