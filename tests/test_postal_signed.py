@@ -12,6 +12,7 @@ error to the sender, the log byte for byte the same.
 from __future__ import annotations
 
 import base64
+import quopri
 import random
 import zlib
 from collections.abc import Callable
@@ -23,6 +24,7 @@ import msgspec
 import pytest
 
 from adjudicator import clock, log as logmod, mailparse, match, postal, referee, seal, textform
+from adjudicator.postal import authenticity
 from adjudicator.errors import AdjudicatorError
 from adjudicator.log import ViewFile
 
@@ -49,8 +51,8 @@ class Table:
     """A referee directory with one game ``g`` of q-turn (ann, bob); ann's
     key is in its header. The referee's clock is injected; what it sends is kept."""
 
-    def __init__(self, root: Path, roster_extra: str = "", timed: bool = False,
-                 dns: Callable[..., bytes | None] | None = None) -> None:
+    def __init__(self, root: Path, ann: str = '"ann@ann.test"', bob: str = '"bob@bob.test"',
+                 timed: bool = False, dns: Callable[..., bytes | None] | None = None) -> None:
         self.root = root
         self.now = START
         (root / "games").mkdir(parents=True)
@@ -67,9 +69,7 @@ class Table:
         (root / "games" / "g.secret.json").write_bytes(logmod.encode(secret))
         (root / "games" / "g.secret.json").chmod(0o600)
         self.addresses = {"ann": "ann@ann.test", "bob": "bob@bob.test"}
-        (root / "roster.toml").write_text(
-            f'[g]\nann = {roster_extra or chr(34) + "ann@ann.test" + chr(34)}\n'
-            'bob = "bob@bob.test"\n', encoding="utf-8")
+        (root / "roster.toml").write_text(f"[g]\nann = {ann}\nbob = {bob}\n", encoding="utf-8")
         self.sent: list[tuple[list[str], bytes]] = []
         kwargs = {} if dns is None else {"dns": dns}
         self.referee = postal.MailReferee(root, send=lambda s, to, d: self.sent.append((to, d)),
@@ -297,3 +297,153 @@ def test_a_signed_moves_stamp_is_kept_if_fair(tmp_path, offset, taken, why):
         assert t.taken(data).moves[-1].at == at
     else:
         t.refused(data, "ann", why)
+
+
+# --- DKIM: the provider vouches for a mail-only player ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def provider():
+    """Two mail providers' DKIM keys (RSA 1024, generated here) and a
+    resolver stub that publishes them, as DNS would, at
+    ``SELECTOR._domainkey.DOMAIN``: bob's provider and an attacker's."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    keys, records = {}, {}
+    for domain in ("bob.test", "evil.test"):
+        key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+        keys[domain] = key.private_bytes(serialization.Encoding.PEM,
+                                         serialization.PrivateFormat.TraditionalOpenSSL,
+                                         serialization.NoEncryption())
+        public = key.public_key().public_bytes(serialization.Encoding.DER,
+                                               serialization.PublicFormat.SubjectPublicKeyInfo)
+        records[f"mail._domainkey.{domain}."] = b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
+    asked: list[str] = []
+
+    def dns(name, timeout=5):  # noqa: ARG001 - dkimpy's dnsfunc
+        name = name.decode() if isinstance(name, bytes) else name
+        asked.append(name)
+        return records.get(name if name.endswith(".") else name + ".")
+
+    return keys, dns, asked
+
+
+def dkim_signed(data: bytes, domain: str, keys: dict, length: bool = False) -> bytes:
+    """``data`` as the provider of ``domain`` sends it: DKIM-signed (dkimpy)."""
+    import dkim
+
+    header = dkim.sign(data, b"mail", domain.encode(), keys[domain], length=length,
+                       include_headers=[b"from", b"to", b"subject", b"message-id",
+                                        b"in-reply-to"])
+    return header + data
+
+
+def bobs_turn(t: Table) -> Player:
+    """ann (who signs) plays until it is bob's turn; bob, with his mail."""
+    while not t.players["bob"].latest_view()[1].legal:
+        t.taken(signed_reply(t.players["ann"], private_key("ann"))[0])
+        t.now += timedelta(minutes=3)
+    return t.players["bob"]
+
+
+def bobs_move(bob: Player) -> bytes:
+    """bob's reply to his latest mail, with CRLF line ends, as it leaves his client."""
+    from email import policy
+
+    message, vf = bob.latest_view()
+    return parse(bob.reply(message, f"move {vf.legal[0]}")).as_bytes(policy=policy.SMTP)
+
+
+DKIM_BOB = '{ address = "bob@bob.test", require = ["dkim"] }'
+
+
+def test_a_dkim_signed_move_is_taken_and_kept_for_anyone_to_check(tmp_path, provider):
+    """bob must be vouched for by his provider: his reply, DKIM-signed by
+    bob.test, is taken, and the raw message is kept (0600, in a 0700
+    directory of the referee's) exactly as received: checked again from the
+    archive alone, it still holds, and it quotes the view file that names
+    the game, bob and the position his move answers."""
+    keys, dns, asked = provider
+    t = Table(tmp_path, bob=DKIM_BOB, dns=dns)
+    bob = bobs_turn(t)
+    n = len(t.log().moves)
+    data = dkim_signed(bobs_move(bob), "bob.test", keys)
+    log = t.taken(data)
+    assert "mail._domainkey.bob.test." in asked or "mail._domainkey.bob.test" in asked
+    (kept,) = (tmp_path / "signed" / "g").iterdir()
+    assert kept.name.startswith(f"{n + 1:04}-") and kept.read_bytes() == data
+    assert kept.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "signed").stat().st_mode & 0o777 == 0o700
+    assert authenticity.dkim(kept.read_bytes(), "bob@bob.test", dns) == authenticity.Vouched(
+        "bob.test", "mail")
+    (vf,) = [f.value for f in mailparse.extract_all(kept.read_bytes())
+             if isinstance(f.value, ViewFile)]
+    assert (vf.player, vf.log.moves) == ("bob", log.moves[:n])
+    assert "DKIM: bob.test, kept" in (tmp_path / "referee.log").read_text()
+
+
+def test_without_the_providers_signature_a_move_is_refused_when_required(tmp_path, provider):
+    """A forged From: (no signature, or one by the forger's own domain), a
+    body re-encoded, truncated or extended after signing, a signature over
+    part of the body (l=), a second From:, and a key missing from DNS: each
+    refused with one line; then bob's own signed mail is taken."""
+    keys, dns, _ = provider
+    t = Table(tmp_path, bob=DKIM_BOB, dns=dns)
+    bob = bobs_turn(t)
+    ids = iter(range(100))
+
+    def plain() -> bytes:  # bob's reply, under a Message-ID of its own
+        return bobs_move(bob).replace(b"Message-ID: <", f"Message-ID: <{next(ids)}.".encode(), 1)
+
+    def signed(data: bytes) -> tuple[bytes, bytes]:
+        head, _, body = dkim_signed(data, "bob.test", keys).partition(b"\r\n\r\n")
+        return head + b"\r\n\r\n", body
+
+    # re-encoded by a relay after signing: the same text, in base64
+    head, body = signed(plain())
+    assert b"Content-Transfer-Encoding: quoted-printable" in head
+    recoded = (head.replace(b"quoted-printable", b"base64")
+               + base64.encodebytes(quopri.decodestring(body)).replace(b"\n", b"\r\n"))
+    cases = [(plain(), "carries no DKIM signature"),
+             (dkim_signed(plain(), "evil.test", keys), "is by evil.test, not by bob.test"),
+             (recoded, "does not match")]
+    head, body = signed(plain())
+    cases.append((head + body[: len(body) // 2], "does not match"))  # truncated
+    head, body = signed(plain())
+    cases += [(head + body.replace(b"move ", b"move  ", 1), "does not match"),  # edited
+              (dkim_signed(plain(), "bob.test", keys, length=True) + b"\r\nmove A1\r\n",
+               "covers only part of the body"),
+              (b"From: bob <bob@bob.test>\r\n" + dkim_signed(plain(), "bob.test", keys),
+               "more than one From"),
+              # signed with a key that is not the one bob.test publishes
+              (dkim_signed(plain(), "bob.test", {"bob.test": keys["evil.test"]}),
+               "does not match")]
+    for data, why in cases:
+        t.refused(data, "bob", "DKIM signature" if "From" not in why else why, why)
+    t.taken(dkim_signed(plain(), "bob.test", keys))
+
+
+def test_a_signature_present_but_not_required_is_kept_and_a_bad_one_ignored(tmp_path,
+                                                                             provider):
+    """Where the roster asks nothing, a valid signature is kept all the same
+    (the move is provable later) and a failing one does not stop the move."""
+    keys, dns, _ = provider
+    t = Table(tmp_path, dns=dns)
+    bob = bobs_turn(t)
+    t.taken(dkim_signed(bobs_move(bob), "evil.test", keys))
+    assert not (tmp_path / "signed").exists()
+    bob = bobs_turn(t)
+    t.taken(dkim_signed(bobs_move(bob), "bob.test", keys))
+    assert len(list((tmp_path / "signed" / "g").iterdir())) == 1
+
+
+def test_the_roster_requires_only_what_it_can(tmp_path):
+    """A roster that requires signed moves of a player with no key in the
+    header, or asks something unknown, stops the referee with one line."""
+    with pytest.raises(postal.ConfigError, match="bob must sign, but the game's header holds "
+                                                 "no key of theirs"):
+        Table(tmp_path / "a", bob='{ address = "bob@bob.test", require = ["signed"] }')
+    with pytest.raises(postal.ConfigError, match="requiring any of signed, dkim"):
+        Table(tmp_path / "b", bob='{ address = "bob@bob.test", require = ["pgp"] }')
+    Table(tmp_path / "c", ann='{ address = "ann@ann.test", require = ["signed", "dkim"] }')
