@@ -447,3 +447,15 @@ def test_the_roster_requires_only_what_it_can(tmp_path):
     with pytest.raises(postal.ConfigError, match="requiring any of signed, dkim"):
         Table(tmp_path / "b", bob='{ address = "bob@bob.test", require = ["pgp"] }')
     Table(tmp_path / "c", ann='{ address = "ann@ann.test", require = ["signed", "dkim"] }')
+
+
+def test_the_signed_reply_test_vector_of_the_notation():
+    """notation/README.md, "Signed replies by mail": the bytes signed."""
+    key = base64.b64encode(bytes(range(1, 33))).decode("ascii")
+    digest = "ebfc217af67532812b9f5ad4127d7ab7fed44dc35078876c068855145c44d804"
+    signature = seal.sign(key, [seal.MOVE_SIGN_DOMAIN, digest])
+    assert signature == ("IMNPVB77kjsamR4lVmIK2g5QLBVwkYmQKCLemzNsq5cNee6lzHJZeJdw3UGzBxYQkh"
+                         "OkxzOEDIASJ5/p0/kQDA==")
+    assert seal.MOVE_SIGN_DOMAIN == "adjudicator/sign/move/v1"
+    assert signature in (Path(__file__).resolve().parent.parent / "notation" /
+                         "README.md").read_text(encoding="utf-8")
