@@ -262,6 +262,58 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
     return msgspec.structs.replace(vf, move=entry, queued=tuple(queued))
 
 
+#: The events a player may record in their view file for the referee: a
+#: resignation, a proposal, an answer to one.
+PLAYER_EVENTS = frozenset({"resign", "takeback", "abandon", "accept", "reject"})
+
+
+def _event_kind(text: str) -> str | None:
+    """``resign`` for ``@resign``, ``takeback`` for ``@takeback 2``; None for a move."""
+    return text[1:].split(" ", 1)[0] if text.startswith("@") else None
+
+
+def choose_event(vf: ViewFile, event: str, comment: str | None = None,
+                 player_key: str | None = None, source: str = "view file", *,
+                 at: str | None = None) -> ViewFile:
+    """The player records an event (``@resign``, ``@takeback N``,
+    ``@abandon``, ``@accept``, ``@reject``) in their view file, chained to
+    its log and signed if they sign, for the referee to record as it is
+    (:func:`take_event`). It need not be their turn; whether the event may
+    be made (a proposal to answer) is checked when the referee records it."""
+    check_view(vf, source)
+    if _event_kind(event) not in PLAYER_EVENTS:
+        raise UsageError(f"{event!r}: a player records @resign, @takeback N, @abandon, @accept "
+                         "or @reject")
+    if vf.move is not None:
+        raise ViewFileError(f"the view file already holds {vf.player}'s {vf.move.move!r}: "
+                            "send it to the referee")
+    if vf.log.result is not None:
+        raise ViewFileError(f"{source}: the game is over")
+    entry = match.sealed(vf.log, [(vf.player, event, comment)], at)[-1]
+    entry = match.sign_own(vf.log, entry, player_key)
+    return msgspec.structs.replace(vf, move=entry, queued=())
+
+
+def take_event(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
+               checked: bool = False, at: str | None = None) -> Log:
+    """The referee records the event a player recorded (and signed) in their
+    view file of the current position (:func:`choose_event`), the player's
+    entry as it is: the new log, signed. ``checked``: as for :func:`take`."""
+    if not checked:
+        current(log, secret, vf, source)
+    entry = vf.move
+    if entry is None or _event_kind(entry.move) not in PLAYER_EVENTS:
+        raise ViewFileError(f"{source}: {vf.player} has recorded no event in it")
+    if entry.by != vf.player:
+        raise ViewFileError(f"{source}: the event is recorded as {entry.by}'s, but the file is "
+                            f"{vf.player}'s")
+    if entry.signature is not None and log.clock:
+        at = signed_stamp(entry, at, log.time is not None, source)
+    rep = match.record(match.unlock(log, secret), [entry.move], as_player=vf.player,
+                       comment=entry.comment, sign=False, at=at)
+    return signed(match.publish(_with_signature(rep.log, entry), log), secret)
+
+
 @dataclass(frozen=True)
 class Taken:
     """What the referee took from a view file: the new log, the moves applied
@@ -296,8 +348,13 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
     file of the current position (:func:`current`), or (``relaid``) of the
     position before acts of the clock that did not change it, after which
     the move is recorded. ``at`` stamps the entries in a log with a clock
-    (default: now).
+    (default: now). An event the player recorded instead (:func:`choose_event`)
+    is taken as :func:`take_event` takes it.
     """
+    if vf.move is not None and _event_kind(vf.move.move) is not None:
+        new = take_event(log, secret, vf, source, checked=checked, at=at)
+        return Taken(new, vf.player, (vf.move.move,), (),
+                     match.validate(match.unlock(new, secret), keep=True))
     rep = _accepted(log, secret, vf, source, checked, at, relaid)
     applied, dropped = [rep.log.moves[-1].move], []
     queue = list(vf.queued)

@@ -173,7 +173,8 @@ def test_the_referee_cannot_move_or_resign_for_a_player_who_signs(tmp_path):
     message, vf = ann.latest_view()
     t.refused(ann.reply(message, f"move {vf.legal[0]}"), "ann", "ann signs their moves",
               "extend --key")
-    t.refused(ann.reply(message, "resign"), "ann", "ann signs their moves", "signed 'resign'")
+    t.refused(ann.reply(message, "resign"), "ann", "ann signs their moves", "signed 'resign'",
+              "adjudicator resign FILE --as ann --key KEY")
     # The referee at the machine: it holds no key of ann's.
     log, secret = t.log(), t.secret()
     with pytest.raises(AdjudicatorError, match="ann signs their moves"):
@@ -228,6 +229,73 @@ def test_a_player_who_does_not_sign_may_still_send_the_file_itself(tmp_path):
         t.now += timedelta(minutes=3)
     log = t.taken(signed_reply(t.players["bob"])[0])
     assert log.moves[-1].by == "bob" and log.moves[-1].signature is None
+    match.check_seals(log)
+
+
+def attached(player: Player, first_line: str, vf: ViewFile) -> bytes:
+    """A mail with ``first_line`` and the view file ``vf`` attached in the text form."""
+    mail = EmailMessage()
+    mail["From"] = player.address
+    mail["To"] = REFEREE
+    mail["Subject"] = first_line
+    mail["Message-ID"] = f"<{random.random()}@{player.address.split('@')[1]}>"
+    mail.set_content(f"{first_line}\n")
+    mail.add_attachment(textform.dumps(vf), subtype="plain", filename="g.txt")
+    return mail.as_bytes()
+
+
+def test_a_signed_resignation_by_mail_ends_the_game_and_audits(tmp_path):
+    """ann signs her resignation in her view file; the referee records her
+    entry as it is, the game ends, and audit checks that it is hers. The
+    same file under another first line, or another event's, is refused."""
+    t = Table(tmp_path)
+    ann = t.players["ann"]
+    vf = ann.latest_view()[1]
+    resigned = referee.choose_event(vf, "@resign", player_key=private_key("ann"))
+    t.refused(attached(ann, "propose abandon", resigned), "ann", "holds '@resign'")
+    log = t.taken(attached(ann, "resign", resigned))
+    assert (log.moves[-1].move, log.moves[-1].signature) == ("@resign",
+                                                            resigned.move.signature)
+    assert log.result is not None and log.seed is not None  # over, and revealed
+    assert match.audit(log).passed
+
+
+def test_the_cli_records_signed_moves_and_events_in_a_saved_view_file(tmp_path, monkeypatch):
+    """What the mail tells a player who signs, as they would type it: the
+    view file saved from the mail, ``extend --key`` and ``propose --key`` on
+    it; the referee at the machine takes both with ``extend --from``."""
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def run(*words: str) -> str:
+        result = runner.invoke(app, list(words))
+        assert result.exit_code == 0, (words, result.output)
+        return result.output
+
+    (tmp_path / "ann.key").write_bytes(logmod.encode(logmod.KeyFile(
+        format="adjudicator-key", version=2, public=seal.public_key(private_key("ann")),
+        private=private_key("ann"))))
+    (tmp_path / "ann.key").chmod(0o600)
+    run("new", "q-turn", "--players", "ann,bob", "--referee", "--key", "ann=ann.key",
+        "-o", "g.json")
+    run("view", "g.json", "--secret", "g.secret.json", "--as", "ann", "-o", "ann.json")
+    run("convert", "ann.json", "--to", "text", "-o", "ann.txt")
+    move = referee.issue_view(logmod.decode((tmp_path / "g.json").read_bytes()),
+                              logmod.decode_secret((tmp_path / "g.secret.json").read_bytes()),
+                              "ann").legal[0]
+    assert "send the file" in run("extend", "--key", "ann.key", "ann.txt", move)
+    run("extend", "g.json", "--secret", "g.secret.json", "--from", "ann.txt")
+    run("view", "g.json", "--secret", "g.secret.json", "--as", "ann", "-o", "ann.json")
+    assert "send the file" in run("propose", "ann.json", "abandon", "--as", "ann",
+                                  "--key", "ann.key")
+    run("extend", "g.json", "--secret", "g.secret.json", "--from", "ann.json")
+    log = logmod.decode((tmp_path / "g.json").read_bytes())
+    assert [m.move for m in log.moves] == [move, "@abandon"]
+    assert all(m.signature for m in log.moves)
     match.check_seals(log)
 
 

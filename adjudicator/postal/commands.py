@@ -150,12 +150,21 @@ class Event(MailCommand):
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
              player: str, at: str | None = None) -> Played:
         event = self.event(args)
+        if vf.move is not None:
+            # Recorded (and, if they sign, signed) in the view file itself.
+            if vf.move.move != event:
+                raise Refused(f"your mail says '{self.name}', but the view file in it holds "
+                              f"{vf.move.move!r}: send one of them")
+            return Played(referee.take_event(log, secret, vf, "your view file", checked=True,
+                                             at=at), (f"recorded: {event}",))
         if vf.log.keys.get(player):
             # The entry would be theirs, and the referee holds no key of
             # theirs to sign it with: recording it unsigned would be forging it.
+            words = " ".join([self.name, "FILE", *(a.lower() for a in args)])
             raise Refused(f"{player} signs their moves (their key is in the game's header), "
-                          f"so only a signed '{self.name}' counts, and a view file cannot "
-                          "carry one yet: ask the organiser")
+                          f"so only a signed '{self.name}' counts: record it in your view file "
+                          f"with 'adjudicator {words} --as {player} --key KEY' and send the "
+                          f"file back with '{self.name}' on the first line")
         return Played(referee.record(log, secret, [event], as_player=player, at=at),
                       (f"recorded: {event}",))
 

@@ -175,6 +175,11 @@ def how_to_answer(to_move: bool, signs: bool = False) -> list[str]:
             "'move 3D' (several moves queue: 'move 3D, 5W'). Keep the quoted text:",
             "the view file in it proves the move is yours.",
         ]
+    if signs:
+        return ["Not your turn: you will get a mail when it is. To resign, or to",
+                "propose, accept or reject, record it in your view file with your",
+                "key (adjudicator resign game.txt --as NAME --key KEY) and reply",
+                "with 'resign' (or the like) on the first line and the file attached."]
     return ["Not your turn: you will get a mail when it is. You may reply with",
             "'propose takeback N', 'accept', 'reject' or 'resign'."]
 
