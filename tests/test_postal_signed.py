@@ -52,7 +52,8 @@ class Table:
     key is in its header. The referee's clock is injected; what it sends is kept."""
 
     def __init__(self, root: Path, ann: str = '"ann@ann.test"', bob: str = '"bob@bob.test"',
-                 timed: bool = False, dns: Callable[..., bytes | None] | None = None) -> None:
+                 timed: bool | str = False,
+                 dns: Callable[..., bytes | None] | None = None) -> None:
         self.root = root
         self.now = START
         (root / "games").mkdir(parents=True)
@@ -61,7 +62,7 @@ class Table:
             'host = "127.0.0.1"\nsecurity = "none"\n', encoding="utf-8")
         header: dict = {"started": clock.stamp(START)}
         if timed:
-            header["time"] = clock.parse("per-move=48h")
+            header["time"] = clock.parse(timed if isinstance(timed, str) else "per-move=48h")
         log, secret = match.new_refereed("q-turn", ["ann", "bob"], "signed-1",
                                          keys={"ann": seal.public_key(private_key("ann"))},
                                          **header)
@@ -527,3 +528,21 @@ def test_the_signed_reply_test_vector_of_the_notation():
     assert seal.MOVE_SIGN_DOMAIN == "adjudicator/sign/move/v1"
     assert signature in (Path(__file__).resolve().parent.parent / "notation" /
                          "README.md").read_text(encoding="utf-8")
+
+
+def test_a_stand_in_plays_for_a_player_who_signs_and_the_log_holds(tmp_path):
+    """The clock's stand-in moves for ann when her time runs out: that entry
+    is not hers to sign (it follows ``@stand-in ann``, and audit plays the
+    bot's move again), so the log still validates, and audits after the
+    reveal; any other unsigned entry of hers still fails."""
+    t = Table(tmp_path, timed="per-move=1h expiry=stand-in")
+    t.now = START + timedelta(hours=5)
+    t.run()
+    log = t.log()
+    assert [m.move for m in log.moves[:3]] == ["@remind ann", "@timeout ann", "@stand-in ann"]
+    assert log.moves[3].by == "ann" and log.moves[3].signature is None
+    match.check_seals(log)
+    assert match.audit(match.reveal(log, t.secret())).passed
+    moved = msgspec.structs.replace(log, moves=(*log.moves[:2], *log.moves[3:]))
+    with pytest.raises(AdjudicatorError):
+        match.check_seals(moved)
