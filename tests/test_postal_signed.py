@@ -485,6 +485,8 @@ def test_without_the_providers_signature_a_move_is_refused_when_required(tmp_pat
                "covers only part of the body"),
               (b"From: bob <bob@bob.test>\r\n" + dkim_signed(plain(), "bob.test", keys),
                "more than one From"),
+              (b"DKIM-Signature: v=1; a=rsa-sha256; d=bob.test; s=mail; b=x\r\n" + plain(),
+               "cannot be checked"),
               # signed with a key that is not the one bob.test publishes
               (dkim_signed(plain(), "bob.test", {"bob.test": keys["evil.test"]}),
                "does not match")]

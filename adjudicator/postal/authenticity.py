@@ -79,7 +79,7 @@ def dkim(data: bytes, sender: str, dns: DNS | None = None) -> Vouched | str:
         checker = dkimpy.DKIM(data, minkey=1024)
         try:
             good = checker.verify(idx=idx, dnsfunc=dns or dkimpy.dnsplug.get_txt)
-        except dkimpy.DKIMException as e:
+        except Exception as e:  # noqa: BLE001 - dkimpy's own failures on a damaged header
             signer = checker.signature_fields.get(b"d", b"?").decode("ascii", "replace")[:80]
             # dkimpy's words, without the digests it quotes
             said = one_line(str(e)).split(" (")[0][:80]
@@ -92,6 +92,8 @@ def dkim(data: bytes, sender: str, dns: DNS | None = None) -> Vouched | str:
         if not good:
             why = why or (f"its DKIM signature by {signer} does not match the mail (changed "
                           "after it was signed)")
+        elif b"from" not in [h.strip().lower() for h in fields.get(b"h", b"").split(b":")]:
+            why = why or f"its DKIM signature by {signer} does not cover the From: line"
         elif b"l" in fields:
             why = why or f"its DKIM signature by {signer} covers only part of the body (l=)"
         elif not aligned(signer, domain):
