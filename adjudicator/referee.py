@@ -490,12 +490,21 @@ def signed_stamp(entry: MoveEntry, at: str | None, timed: bool, source: str) -> 
 def _with_signature(log: Log, entry: MoveEntry, relaid: bool = False) -> Log:
     """The log whose last entry carries the player's own signature from the view file."""
     last = log.moves[-1]
-    if entry.signature is None:
-        # Nothing of the player's to carry over: the move they chose is
-        # recorded as the referee stamps it (after acts of the clock that
-        # left the position as it was, where the file was issued before
-        # them: postal.decision.proof).
+    if relaid and entry.signature is None:
+        # The file was issued before acts of the clock that leave the
+        # position as it was (postal.decision.proof): the move the player
+        # chose is recorded after them, and nothing of theirs is carried over.
         return log
+    if entry.signature is None and last.digest != entry.digest and entry.at != last.at:
+        # Unsigned, and stamped by the player's clock, not the referee's: the
+        # referee's stamp stands, once the entry is found chained as it was.
+        try:
+            own = match.sealed(msgspec.structs.replace(log, moves=log.moves[:-1]),
+                               [(entry.by, entry.move, entry.comment)], entry.at)[-1]
+        except AdjudicatorError:
+            own = None
+        if own is not None and own.digest == entry.digest:
+            return log
     if last.digest != entry.digest:
         raise ViewFileError("the move in the view file is not chained to the game's log")
     moves = log.moves[:-1] + (msgspec.structs.replace(last, signature=entry.signature),)
