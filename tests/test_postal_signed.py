@@ -254,6 +254,7 @@ def test_a_signed_resignation_by_mail_ends_the_game_and_audits(tmp_path):
     vf = ann.latest_view()[1]
     resigned = referee.choose_event(vf, "@resign", player_key=private_key("ann"))
     t.refused(attached(ann, "propose abandon", resigned), "ann", "holds '@resign'")
+    t.refused(attached(ann, "move", resigned), "ann", "holds '@resign'")
     log = t.taken(attached(ann, "resign", resigned))
     assert (log.moves[-1].move, log.moves[-1].signature) == ("@resign",
                                                             resigned.move.signature)

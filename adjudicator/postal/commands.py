@@ -97,13 +97,15 @@ class Move(MailCommand):
                              relaid=relaid)
         return Played(taken.log, taken.notes(), taken.replayed)
 
-
     def recorded(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
                  at: str | None) -> Played:
         """The move a player recorded in their view file (``extend FILE
         MOVE``, signed with ``--key``), with the moves queued after it; a
         move also typed after ``move`` must be the same."""
         assert vf.move is not None
+        if vf.move.move.startswith("@"):
+            raise Refused(f"your mail says 'move', but the view file in it holds "
+                          f"{vf.move.move!r}: send one of them")
         if args:
             try:
                 typed = reading.read_listed(games.get(vf.log.game), view_of(vf), vf.legal or (),
