@@ -538,7 +538,7 @@ def test_a_stand_in_plays_for_a_player_who_signs_and_the_log_holds(tmp_path):
     is not hers to sign (it follows ``@stand-in ann``, and audit plays the
     bot's move again), so the log still validates, and audits after the
     reveal; any other unsigned entry of hers still fails."""
-    t = Table(tmp_path, timed="per-move=1h expiry=stand-in")
+    t = Table(tmp_path, timed="per-move=1h expiry=stand-in stand-in=random")
     t.now = START + timedelta(hours=5)
     t.run()
     log = t.log()
