@@ -606,6 +606,25 @@ def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[
     return Chosen(updated, None)
 
 
+def event_in_view(path: str, raw: bytes, vf: ViewFile, form: str, event: str, *,
+                  as_player: str | None = None, comment: str | None = None,
+                  key: str | None = None, expect: int | None = None) -> Chosen:
+    """A player records an event (a resignation, a proposal, an answer) in
+    their view file ``path``, signed with ``key`` if they sign, for the
+    referee to record as it is (:func:`referee.take_event`)."""
+    if as_player is not None and as_player != vf.player:
+        raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
+    if expect is not None and expect != len(vf.log.moves):
+        raise AdjudicatorError(f"{source(path)}: made after move {len(vf.log.moves)}, "
+                               f"not {expect} (--expect); nothing recorded")
+    updated = referee.choose_event(vf, event, comment, key, source(path))
+    out = encoded(updated, "json" if path == "-" else form, path)
+    if path == "-":
+        return Chosen(updated, out)
+    files.update(path, raw, out, what="recording the event")
+    return Chosen(updated, None)
+
+
 # --- checking logs ------------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import msgspec
 
@@ -261,6 +262,58 @@ def choose(vf: ViewFile, typed: str | Sequence[str], comment: str | None = None,
     return msgspec.structs.replace(vf, move=entry, queued=tuple(queued))
 
 
+#: The events a player may record in their view file for the referee: a
+#: resignation, a proposal, an answer to one.
+PLAYER_EVENTS = frozenset({"resign", "takeback", "abandon", "accept", "reject"})
+
+
+def _event_kind(text: str) -> str | None:
+    """``resign`` for ``@resign``, ``takeback`` for ``@takeback 2``; None for a move."""
+    return text[1:].split(" ", 1)[0] if text.startswith("@") else None
+
+
+def choose_event(vf: ViewFile, event: str, comment: str | None = None,
+                 player_key: str | None = None, source: str = "view file", *,
+                 at: str | None = None) -> ViewFile:
+    """The player records an event (``@resign``, ``@takeback N``,
+    ``@abandon``, ``@accept``, ``@reject``) in their view file, chained to
+    its log and signed if they sign, for the referee to record as it is
+    (:func:`take_event`). It need not be their turn; whether the event may
+    be made (a proposal to answer) is checked when the referee records it."""
+    check_view(vf, source)
+    if _event_kind(event) not in PLAYER_EVENTS:
+        raise UsageError(f"{event!r}: a player records @resign, @takeback N, @abandon, @accept "
+                         "or @reject")
+    if vf.move is not None:
+        raise ViewFileError(f"the view file already holds {vf.player}'s {vf.move.move!r}: "
+                            "send it to the referee")
+    if vf.log.result is not None:
+        raise ViewFileError(f"{source}: the game is over")
+    entry = match.sealed(vf.log, [(vf.player, event, comment)], at)[-1]
+    entry = match.sign_own(vf.log, entry, player_key)
+    return msgspec.structs.replace(vf, move=entry, queued=())
+
+
+def take_event(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
+               checked: bool = False, at: str | None = None) -> Log:
+    """The referee records the event a player recorded (and signed) in their
+    view file of the current position (:func:`choose_event`), the player's
+    entry as it is: the new log, signed. ``checked``: as for :func:`take`."""
+    if not checked:
+        current(log, secret, vf, source)
+    entry = vf.move
+    if entry is None or _event_kind(entry.move) not in PLAYER_EVENTS:
+        raise ViewFileError(f"{source}: {vf.player} has recorded no event in it")
+    if entry.by != vf.player:
+        raise ViewFileError(f"{source}: the event is recorded as {entry.by}'s, but the file is "
+                            f"{vf.player}'s")
+    if entry.signature is not None and log.clock:
+        at = signed_stamp(entry, at, log.time is not None, source)
+    rep = match.record(match.unlock(log, secret), [entry.move], as_player=vf.player,
+                       comment=entry.comment, sign=False, at=at)
+    return signed(match.publish(_with_signature(rep.log, entry), log), secret)
+
+
 @dataclass(frozen=True)
 class Taken:
     """What the referee took from a view file: the new log, the moves applied
@@ -295,8 +348,13 @@ def take(log: Log, secret: Secret, vf: ViewFile, source: str = "view file", *,
     file of the current position (:func:`current`), or (``relaid``) of the
     position before acts of the clock that did not change it, after which
     the move is recorded. ``at`` stamps the entries in a log with a clock
-    (default: now).
+    (default: now). An event the player recorded instead (:func:`choose_event`)
+    is taken as :func:`take_event` takes it.
     """
+    if vf.move is not None and _event_kind(vf.move.move) is not None:
+        new = take_event(log, secret, vf, source, checked=checked, at=at)
+        return Taken(new, vf.player, (vf.move.move,), (),
+                     match.validate(match.unlock(new, secret), keep=True))
     rep = _accepted(log, secret, vf, source, checked, at, relaid)
     applied, dropped = [rep.log.moves[-1].move], []
     queue = list(vf.queued)
@@ -356,6 +414,10 @@ def _accepted(log: Log, secret: Secret, vf: ViewFile, source: str, checked: bool
     seat = rep.seat()
     if seat is None or rep.players[seat] != vf.player:
         raise ViewFileError(f"{source}: it is not {vf.player}'s turn")
+    if vf.move.signature is not None and log.clock and not relaid:
+        # The player's signature covers the entry's stamp (its digest does):
+        # the entry is recorded with the stamp they signed, if it is fair.
+        at = signed_stamp(vf.move, at, log.time is not None, source)
     rep = match.record(unlocked, [vf.move.move], as_player=vf.player, comment=vf.move.comment,
                        sign=False, replayed=rep, at=at)
     return msgspec.structs.replace(rep, log=_with_signature(rep.log, vf.move, relaid))
@@ -394,6 +456,37 @@ def current(log: Log, secret: Secret, vf: ViewFile, source: str = "view file") -
         )
 
 
+#: How far a signed move's stamp may lie ahead of the referee's clock (the
+#: player's clock runs a little fast), and in a game with a time control how
+#: far behind it (the mail's way to the referee): a player cannot backdate a
+#: move across a deadline by more than this.
+SKEW_AHEAD = timedelta(minutes=5)
+SKEW_BEHIND = timedelta(hours=1)
+
+
+def signed_stamp(entry: MoveEntry, at: str | None, timed: bool, source: str) -> str | None:
+    """The stamp a signed move is recorded with: the one its player signed,
+    refused with one line when it lies ahead of the referee's clock ``at``
+    (default: now) by more than :data:`SKEW_AHEAD`, or, in a game with a time
+    control, behind it by more than :data:`SKEW_BEHIND`."""
+    from .chain import check_stamp, now_stamp
+
+    now_text = at if at is not None else now_stamp()
+    if entry.at is None or not check_stamp(entry.at):
+        raise ViewFileError(f"{source}: the signed move carries no valid time stamp; "
+                            "nothing recorded")
+    when, now = (datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ") for t in (entry.at, now_text))
+    if when > now + SKEW_AHEAD:
+        raise ViewFileError(f"{source}: the signed move is stamped {entry.at}, after the "
+                            f"referee's clock ({now_text}): check your clock and sign it "
+                            "again; nothing recorded")
+    if timed and when < now - SKEW_BEHIND:
+        raise ViewFileError(f"{source}: the signed move is stamped {entry.at}, more than an "
+                            f"hour before the referee's clock ({now_text}): sign it again "
+                            "and send it at once; nothing recorded")
+    return entry.at
+
+
 def _with_signature(log: Log, entry: MoveEntry, relaid: bool = False) -> Log:
     """The log whose last entry carries the player's own signature from the view file."""
     last = log.moves[-1]
@@ -402,6 +495,16 @@ def _with_signature(log: Log, entry: MoveEntry, relaid: bool = False) -> Log:
         # position as it was (postal.decision.proof): the move the player
         # chose is recorded after them, and nothing of theirs is carried over.
         return log
+    if entry.signature is None and last.digest != entry.digest and entry.at != last.at:
+        # Unsigned, and stamped by the player's clock, not the referee's: the
+        # referee's stamp stands, once the entry is found chained as it was.
+        try:
+            own = match.sealed(msgspec.structs.replace(log, moves=log.moves[:-1]),
+                               [(entry.by, entry.move, entry.comment)], entry.at)[-1]
+        except AdjudicatorError:
+            own = None
+        if own is not None and own.digest == entry.digest:
+            return log
     if last.digest != entry.digest:
         raise ViewFileError("the move in the view file is not chained to the game's log")
     moves = log.moves[:-1] + (msgspec.structs.replace(last, signature=entry.signature),)

@@ -159,7 +159,7 @@ def test_the_readme_tournament_commands_work_as_written(tmp_path: Path, monkeypa
             names.append(Path(words[-1]).stem)
     log = logmod.decode((club / "games" / "cup-3.json").read_bytes())
     assert [m.move for m in log.moves] == ["@pause", "@resume", "@extend ann 24",
-                                           "@replace bob zoe"]
+                                           "@replace bob zoe", "@order-stand-in cy back"]
     assert log.time is not None and log.time.expiry == "stand-in"
 
 

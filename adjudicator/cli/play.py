@@ -280,8 +280,19 @@ def _event(log: str, event: str, as_: str, comment: str | None, expect: int | No
     raw = files.read(log)
     got = actions.found(log, raw)
     if isinstance(got.value, ViewFile):
-        raise UsageError("events are recorded in the log by the referee, not in a view "
-                         "file: tell the referee, who runs the same command with --secret")
+        # A player records the event in their view file, for the referee.
+        if secret is not None:
+            raise UsageError("--secret goes with the referee's log, not a view file")
+        chosen = actions.event_in_view(log, raw, got.value, got.form, event, as_player=as_,
+                                       comment=comment, key=actions.private_key(key),
+                                       expect=expect)
+        if chosen.output is not None:
+            put(chosen.output)
+            return
+        plain = Style(unicode=False)
+        typer.echo(safe(f"Recorded {chosen.view.player}'s {event} in {log}: send the file to "
+                        "the referee.", plain, present.names_for(chosen.view.log.players, plain)))
+        return
     _record(log, raw, got, [event], as_=as_, comment=comment, expect=expect, key=key,
             secret=secret, ascii_=ascii_)
 

@@ -13,13 +13,15 @@ works on a directory::
     DIR/spool/                outgoing mail not sent yet, one .eml file each
     DIR/state/                what the referee remembers across restarts
     DIR/referee.log           one line per message taken, refused or ignored
+    DIR/signed/GAME/          the raw mails of moves their provider signed (DKIM)
 
 The parts, one job each: :mod:`.config` reads the two settings files,
 :mod:`.transport` moves mail (the Maildir, IMAP, SMTP and the spool),
 :mod:`.incoming` reads a message once, :mod:`.commands` holds the mail
 commands (one class each, with its own help), :mod:`.decision` decides in
 memory what a message leads to, :mod:`.compose` writes the mails, and
-:mod:`.service` carries each decision out exactly once.
+:mod:`.service` carries each decision out exactly once; :mod:`.authenticity`
+checks a mail's DKIM signature and keeps the signed message.
 
 Everything game-related is done by the library: :mod:`adjudicator.referee`
 checks the player's view file (the proof a reply carries) and takes their

@@ -27,8 +27,8 @@ from .incoming import strip_reply_prefix
 
 __all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Digest", "Games", "Help", "Legal",
            "MailCommand", "Move",
-           "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Show", "find_command",
-           "help_text", "moves_of"]
+           "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Show",
+           "find_command", "help_text", "moves_of", "signs_own"]
 
 
 class Refused(AdjudicatorError):
@@ -83,6 +83,12 @@ class Move(MailCommand):
 
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
              player: str, at: str | None = None) -> Played:
+        if vf.move is not None:
+            # The player recorded (and, if they sign, signed) the move in
+            # the view file itself: that entry is the move, taken as it is.
+            return self.recorded(args, log, secret, vf, at)
+        if vf.log.keys.get(player):
+            raise Refused(signs_own(player))
         if not args:
             raise Refused("move: which move? e.g. 'move 3D' (several queue)")
         # The proof was checked as this referee's file of the current
@@ -95,6 +101,35 @@ class Move(MailCommand):
         taken = referee.take(log, secret, chosen, "your move", checked=True, at=at,
                              relaid=relaid)
         return Played(taken.log, taken.notes(), taken.replayed)
+
+    def recorded(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
+                 at: str | None) -> Played:
+        """The move a player recorded in their view file (``extend FILE
+        MOVE``, signed with ``--key``), with the moves queued after it; a
+        move also typed after ``move`` must be the same."""
+        assert vf.move is not None
+        if vf.move.move.startswith("@"):
+            raise Refused(f"your mail says 'move', but the view file in it holds "
+                          f"{vf.move.move!r}: send one of them")
+        if args:
+            try:
+                typed = reading.read_listed(games.get(vf.log.game), view_of(vf), vf.legal or (),
+                                            moves_of(vf, args)[0], vf.log.params)
+            except MoveError:
+                typed = None
+            if typed != vf.move.move:
+                raise Refused(f"your mail says 'move {' '.join(args)}', but the view file "
+                              f"in it holds the move {vf.move.move}: send one of them")
+        taken = referee.take(log, secret, vf, "your view file", checked=True, at=at)
+        return Played(taken.log, taken.notes(), taken.replayed)
+
+
+def signs_own(player: str) -> str:
+    """The refusal of a change typed in a mail by a player who signs their
+    moves: the referee cannot sign for them, so only their signed entry counts."""
+    return (f"{player} signs their moves (their key is in the game's header): record the "
+            "move in your view file with 'adjudicator extend --key KEY FILE MOVE' and send "
+            "the file back with 'move' on the first line")
 
 
 class Show(MailCommand):
@@ -122,6 +157,21 @@ class Event(MailCommand):
     def play(self, args: Sequence[str], log: Log, secret: Secret, vf: ViewFile,
              player: str, at: str | None = None) -> Played:
         event = self.event(args)
+        if vf.move is not None:
+            # Recorded (and, if they sign, signed) in the view file itself.
+            if vf.move.move != event:
+                raise Refused(f"your mail says '{self.name}', but the view file in it holds "
+                              f"{vf.move.move!r}: send one of them")
+            return Played(referee.take_event(log, secret, vf, "your view file", checked=True,
+                                             at=at), (f"recorded: {event}",))
+        if vf.log.keys.get(player):
+            # The entry would be theirs, and the referee holds no key of
+            # theirs to sign it with: recording it unsigned would be forging it.
+            words = " ".join([self.name, "FILE", *(a.lower() for a in args)])
+            raise Refused(f"{player} signs their moves (their key is in the game's header), "
+                          f"so only a signed '{self.name}' counts: record it in your view file "
+                          f"with 'adjudicator {words} --as {player} --key KEY' and send the "
+                          f"file back with '{self.name}' on the first line")
         return Played(referee.record(log, secret, [event], as_player=player, at=at),
                       (f"recorded: {event}",))
 

@@ -103,7 +103,7 @@ class Composer:
             subject = f"[{name}] {headline} ({game.title}, move {ply + 1})"
         lines = [present.view_file_text(vf, view_of(vf), ASCII), ""]
         if log.result is None:
-            lines += how_to_answer(vf.legal is not None)
+            lines += how_to_answer(vf.legal is not None, signs=bool(log.keys.get(vf.player)))
         else:
             lines.append("The seed is now in the log: anyone can check the game with")
             lines.append(f"'adjudicator audit {name}.txt' on the attached log.")
@@ -160,13 +160,26 @@ class Composer:
                          auto="auto-replied")
 
 
-def how_to_answer(to_move: bool) -> list[str]:
+def how_to_answer(to_move: bool, signs: bool = False) -> list[str]:
+    if to_move and signs:
+        # The referee cannot sign for them: the move is their signed entry.
+        return [
+            "You sign your moves. To play, save your view file below (e.g. as",
+            "game.txt), record your move in it with your key:",
+            "  adjudicator extend --key KEY game.txt MOVE",
+            "and reply with 'move' on the first line and game.txt attached.",
+        ]
     if to_move:
         return [
             "To play, reply to this mail with your move on the first line, e.g.",
             "'move 3D' (several moves queue: 'move 3D, 5W'). Keep the quoted text:",
             "the view file in it proves the move is yours.",
         ]
+    if signs:
+        return ["Not your turn: you will get a mail when it is. To resign, or to",
+                "propose, accept or reject, record it in your view file with your",
+                "key (adjudicator resign game.txt --as NAME --key KEY) and reply",
+                "with 'resign' (or the like) on the first line and the file attached."]
     return ["Not your turn: you will get a mail when it is. You may reply with",
             "'propose takeback N', 'accept', 'reject' or 'resign'."]
 

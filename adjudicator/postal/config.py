@@ -13,7 +13,8 @@ from typing import Any
 
 from ..errors import AdjudicatorError, one_line
 
-__all__ = ["GAME_NAME", "Config", "ConfigError", "Server", "load_config", "load_roster"]
+__all__ = ["GAME_NAME", "REQUIREMENTS", "Config", "ConfigError", "Server", "load_config",
+           "load_requirements", "load_roster"]
 
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 
@@ -206,6 +207,8 @@ def load_roster(root: Path) -> dict[str, dict[str, str]]:
             raise ConfigError(f"{path}: [{name}]: list its players: ann = \"ann@example.org\"")
         seats: dict[str, str] = {}
         for player, address in players.items():
+            if isinstance(address, dict):  # ann = { address = "...", require = [...] }
+                address = address.get("address", "")
             addr = parseaddr(str(address))[1].lower()
             if "@" not in addr:
                 raise ConfigError(f"{path}: [{name}] {player}: {address!r} is not a mail address")
@@ -214,3 +217,31 @@ def load_roster(root: Path) -> dict[str, dict[str, str]]:
             seats[player] = addr
         roster[name] = seats
     return roster
+
+
+#: What the roster may require of a player's mails that change a game:
+#: ``signed``, their own signature on every entry (their key in the game's
+#: header); ``dkim``, their provider's DKIM signature on the mail.
+REQUIREMENTS = ("signed", "dkim")
+
+
+def load_requirements(root: Path) -> dict[str, dict[str, frozenset[str]]]:
+    """What ``DIR/roster.toml`` requires of each player's mails, where it
+    says (``ann = { address = "ann@example.org", require = ["dkim"] }``):
+    game -> player -> requirements."""
+    path = root / "roster.toml"
+    out: dict[str, dict[str, frozenset[str]]] = {}
+    for name, players in _toml(path).items():
+        for player, entry in (players.items() if isinstance(players, dict) else ()):
+            if not isinstance(entry, dict):
+                continue
+            unknown = set(entry) - {"address", "require"}
+            require = entry.get("require", [])
+            if isinstance(require, str):
+                require = [require]
+            if unknown or not isinstance(require, list) or not set(require) <= set(REQUIREMENTS):
+                raise ConfigError(f"{path}: [{name}] {player}: write {{ address = \"...\", "
+                                  f"require = [...] }}, requiring any of {', '.join(REQUIREMENTS)}")
+            if require:
+                out.setdefault(name, {})[player] = frozenset(require)
+    return out

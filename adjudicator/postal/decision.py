@@ -340,7 +340,9 @@ def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
     if not views:
         raise Refused(f"your mail holds no view file of yours for {name}: reply to the "
                       "referee's latest mail and keep its text")
-    newest = max(views, key=lambda vf: len(vf.log.moves))
+    # The newest position; at it, a file in which the player recorded their
+    # move (a signed reply) before the referee's copy quoted beside it.
+    newest = max(views, key=lambda vf: (len(vf.log.moves), vf.move is not None))
     # Checked against the game as it stood when the file was issued, so
     # that a genuine but old file is told apart from a forged one, and
     # answered with what a player can do (not "send ann a new view file").

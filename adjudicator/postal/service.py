@@ -26,16 +26,16 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .. import files, log as logmod, timekeeper
 from ..errors import one_line
 from ..log import Log, Secret
-from . import decision, incoming, transport
+from . import authenticity, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
-from .config import Config, ConfigError, load_config, load_roster
+from .config import Config, ConfigError, load_config, load_requirements, load_roster
 from .decision import Decision, Request
 from .transport import Maildir, Sender, Spool
 
@@ -109,14 +109,17 @@ class MailReferee:
     defaults to the SMTP server of the config."""
 
     def __init__(self, root: Path | str, *, config: Config | None = None,
-                 send: Sender | None = None, now: Callable[[], float] = time.time) -> None:
+                 send: Sender | None = None, now: Callable[[], float] = time.time,
+                 dns: authenticity.DNS | None = None) -> None:
         self.root = Path(root)
         self.now = now
+        self.dns = dns  # DKIM keys are asked of DNS through it (None: the system's resolver)
         self._log = _LogFile(self.root / "referee.log", maxBytes=LOG_BYTES,
                              backupCount=LOG_FILES, encoding="utf-8", delay=True)
         self._warned: set[Path] = set()
         self.config = config if config is not None else load_config(self.root, warn=self.warn)
         self.roster = load_roster(self.root)
+        self.requires = load_requirements(self.root)
         # Seats the organiser gave to new players (admin replace): their addresses.
         for game, seats in self.seats().items():
             if game in self.roster:
@@ -154,6 +157,10 @@ class MailReferee:
             secret = self.secret(name)
             if secret.signing_key is None or secret.commitment != log.commitment:
                 raise ConfigError(f"games/{name}.secret.json: not the secret of games/{name}.json")
+            for player, needs in self.requires.get(name, {}).items():
+                if "signed" in needs and not log.keys.get(player):
+                    raise ConfigError(f"roster.toml: [{name}] {player} must sign, but the game's "
+                                      f"header holds no key of theirs (new --key {player}=KEY)")
 
     # -- files --
 
@@ -341,7 +348,24 @@ class MailReferee:
         path = self.log_path(request.game)
         raw = path.read_bytes()
         log = logmod.decode(raw, str(path))
-        return decision.decide(request, raw, log, self.secret(request.game), self.compose)
+        vouched = None
+        if request.command.mail_command.changes:  # its provider's DKIM signature
+            needs = self.requires.get(request.game, {}).get(request.player, frozenset())
+            vouched = authenticity.vouch(request.incoming.data,
+                                         self.roster[request.game][request.player],
+                                         "dkim" in needs, self.dns)
+            if isinstance(vouched, str):
+                return Decision(f"{request.game}: refused {request.player}'s "
+                                f"{request.command.word}: {vouched}", (self.compose.error_mail(
+                                    request.message, f"{request.game}: {vouched}",
+                                    request.game, request.seed),))
+        outcome = decision.decide(request, raw, log, self.secret(request.game), self.compose)
+        if isinstance(vouched, authenticity.Vouched) and outcome.after is not None:
+            # Kept before it is recorded: a crash between leaves a kept mail
+            # whose move was not recorded, which proves only that it was sent.
+            authenticity.keep(self.root, request.game, len(log.moves) + 1, request.incoming.data)
+            outcome = replace(outcome, said=f"{outcome.said} (DKIM: {vouched.domain}, kept)")
+        return outcome
 
     # -- announcements, the spool, the Maildir --
 
