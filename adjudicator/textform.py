@@ -67,7 +67,8 @@ _KIND_OF: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}
 _DECODERS: dict[type, Callable[[bytes | str, str], Log | ViewFile]] = {Log: decode, ViewFile: decode_view}
 _FORMATS: dict[str, type] = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
 
-__all__ = ["WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "loads", "pick",
+__all__ = ["FORUM_STYLES", "WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "forum",
+           "loads", "pick",
            "pick_found", "scan", "settle"]
 
 
@@ -481,6 +482,40 @@ def dumps(value: Log | ViewFile) -> str:
     lines: list[str] = []
     _write_block(value, lines)
     return "\n".join(lines) + "\n"
+
+
+#: The markup a forum post may be written in (``convert --to forum --style``).
+FORUM_STYLES = ("markdown", "bbcode")
+_CODE_END = re.compile(r"\[/code\]", re.I)
+
+
+def forum(value: Log | ViewFile, style: str = "markdown") -> str:
+    """The text form in a code block of a forum's markup, which a forum shows
+    as it is: no soft break, escape or list number is eaten on the way.
+
+    ``markdown`` (Reddit, Discourse, Discord, GitHub) fences it with
+    backticks, more than any run of them inside; ``bbcode`` (phpBB,
+    BoardGameGeek) puts it in ``[code]``, with any ``[/code]`` inside a
+    comment written ``\\u005b/code]`` (the same text to the reader; a
+    BBCode parser closes the block at ``\\[/code]`` too).
+
+    >>> from adjudicator import match
+    >>> print(forum(match.simulate("q-turn", ["ann", "bob"], "7", max_moves=1)), end="")
+    ... # doctest: +ELLIPSIS
+    ```text
+    -----BEGIN ADJUDICATOR LOG-----
+    ...
+    -----END ADJUDICATOR LOG-----
+    ```
+    """
+    text = dumps(value)
+    if style == "bbcode":
+        return "[code]\n" + _CODE_END.sub(lambda m: "\\u005b" + m[0][1:], text) + "[/code]\n"
+    if style != "markdown":
+        raise ValueError(f"forum style {style!r}: {' or '.join(FORUM_STYLES)}")
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * max(3, 1 + max(runs, default=0))
+    return f"{fence}text\n{text}{fence}\n"
 
 
 def _write_block(value: Any, lines: list[str]) -> None:
@@ -1275,6 +1310,15 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
     """
     try:
         found, problems = _scan(text, source, json_too)
+        if problems or not found:
+            # A chat paste: a text form posted in several messages comes back
+            # with the chat's own lines inside it. Read again without them
+            # (blanked, so that line numbers stay those of the paste).
+            quiet = _without_chat_lines(text)
+            if quiet != text:
+                again, still = _scan(quiet, source, json_too)
+                if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
+                    found, problems = again, still
     except BadLogError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError,
@@ -1285,6 +1329,32 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
     else:
         damaged.extend(problems)
     return found
+
+
+# The lines a chat puts into a paste of several messages: a code fence
+# (```text, ~~~) and the header a copied message starts with, as Discord
+# writes it ("ann — Today at 10:02", "ann — 11/26/2026 10:02 PM",
+# "ann Yesterday at 9:15 AM"); and the "[10:02] ann: " of its compact mode,
+# before the first line of a message.
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[A-Za-z0-9_+.-]*[ \t]*")
+_CHAT_HEADER = re.compile(
+    r"[ \t]*[^\s\[\]{}\\\"]\S{0,39}(?: \S{1,40}){0,2}[ \t]+(?:[\u2014\u2013-]+[ \t]+)?"
+    r"(?:(?:Today|Yesterday) at |\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \t]+)?"
+    r"\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*")
+_CHAT_PREFIX = re.compile(r"[ \t]*\[\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?\][ \t]+[^:\s]{1,40}:[ \t]")
+
+
+def _without_chat_lines(text: str) -> str:
+    """``text`` with the fences and message headers of a chat paste blanked."""
+    out = []
+    for line in _split_lines(text):
+        if _FENCE_LINE.fullmatch(line) or (_CHAT_HEADER.fullmatch(line) and "(" not in line
+                                            and not _ENTRY_NUMBER.match(line.strip())):
+            out.append("")
+        else:
+            m = _CHAT_PREFIX.match(line)
+            out.append(line[m.end():] if m else line)
+    return "\n".join(out)
 
 
 def settle(found: list[Found], damaged: list[Damaged]) -> None:
