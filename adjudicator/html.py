@@ -24,6 +24,7 @@ Example (what ``adjudicator replay LOG --html -o FILE`` does)::
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ from typing import Any
 import msgspec
 
 from . import drawing
-from .engine import GameSpec, Outcome
+from .engine import GameSpec, Outcome, Scene
 from .log import Log
 from .played import Replay
 
@@ -77,6 +78,12 @@ def frames(replay: Replay, viewer: int | None) -> list[Frame]:
     ``replay`` must have kept its states (``match.validate(log, keep=True)``).
     The legal moves are listed only where ``viewer`` is the player to move.
     """
+    return _frames(replay, viewer, _scenes(replay))
+
+
+def _scenes(replay: Replay) -> list[Scene]:
+    """The public scene of every position (the same for every viewer but
+    for the viewer's name: worked out once for them all)."""
     game, log = replay.game, replay.log
     if len(replay.states) != len(log.moves) + 1:
         raise ValueError("frames needs every state: replay the log with keep=True")
@@ -84,8 +91,18 @@ def frames(replay: Replay, viewer: int | None) -> list[Frame]:
     for ply, state in enumerate(replay.states):
         entry = log.moves[ply - 1] if ply else None
         ended = replay.ended if ply == len(log.moves) else None
-        scene = drawing.scene(game, replay.players, state, ply,
-                              None if entry is None else (entry.by, entry.move), viewer, ended)
+        out.append(drawing.scene(game, replay.players, state, ply,
+                                 None if entry is None else (entry.by, entry.move), None, ended))
+    return out
+
+
+def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Frame]:
+    game, log = replay.game, replay.log
+    name = None if viewer is None else replay.players[viewer]
+    out = []
+    for ply, state in enumerate(replay.states):
+        entry = log.moves[ply - 1] if ply else None
+        scene = dataclasses.replace(scenes[ply], viewer=name)
         legal = None
         if scene.to_move is not None and viewer is not None and scene.to_move == replay.players[viewer]:
             legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
@@ -129,7 +146,8 @@ def unseen_frames(game: GameSpec, log: Log) -> list[Frame]:
 
 def views(replay: Replay, seats: Sequence[int | None]) -> list[tuple[str, list[Frame]]]:
     """The frames of each seat in ``seats`` (``None``: the public), labelled for :func:`page`."""
-    return [("public view" if seat is None else replay.players[seat], frames(replay, seat))
+    scenes = _scenes(replay)
+    return [("public view" if seat is None else replay.players[seat], _frames(replay, seat, scenes))
             for seat in seats]
 
 

@@ -14,10 +14,11 @@ only: the card it played is outlined in vermilion.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from typing import Any
 
-from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, Canvas, picture
+import msgspec
+
+from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, Canvas, Element, picture
 from ...engine import Scene
 from .cards import CARD_INDEX, NUMBERS, SUIT_NAMES, SUITS
 from .rules import View
@@ -61,7 +62,8 @@ def draw(v: View, scene: Scene) -> str:
         last = card if card in CARD_INDEX else None
     height = PANEL + 28 + PLAYER * len(v.players)
     legend = [BACKS + OUT * bool(v.out_of_game) + ".", CHIPS] + [LAST] * (last is not None)
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   key=("atlas", msgspec.json.encode(v), last))
 
 
 def _table(c: Canvas, v: View, last: str | None) -> None:
@@ -112,7 +114,7 @@ def _cls(name: str) -> dict[str, Any]:
     return {"class": name}
 
 
-def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str) -> ET.Element:
+def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str) -> Element:
     """A face-up card: its number, large, over its suit's name."""
     suit = SUITS.index(text[-1])
     g = c.group(**_cls(cls))
@@ -131,7 +133,7 @@ def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str
     return g
 
 
-def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str) -> ET.Element:
+def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str) -> Element:
     """A face-down card: the same back for every card."""
     g = c.group(**_cls(cls))
     c.rect(x, y, w, h, fill=BACK, stroke=BACK_EDGE, width=1.5, rx=6 if w > 40 else 4, parent=g)
