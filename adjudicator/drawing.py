@@ -382,7 +382,7 @@ def picture(
             canvas.text(x + 16, y, _entry(scene, s), size=14, weight="bold" if won else None)
     for line in legend:
         y += LINE
-        canvas.text(12, y, line, size=13, fill=MUTED)
+        canvas.text(12, y, line, size=13, fill=MUTED, class_="legend")
     return svg.tostring() + "\n"
 
 
