@@ -210,3 +210,32 @@ def test_a_shared_part_is_what_drawing_it_again_would_give(path: Path,
         m.setattr(drawing.Canvas, "shared", lambda self, key, draw: draw())
         alone = pictures()
     assert shared == alone and again == alone
+
+
+def test_atlas_stacks_stay_inside_their_row_and_clear_of_each_other() -> None:
+    """A stack's label (chips, Time or Place) sits under its card inside the
+    suit's row, never across the border to the next row, and two stacks side
+    by side never touch (issue #26)."""
+    from adjudicator.games.atlas.picture import TINT
+
+    checked = 0
+    for path in sorted((ROOT / "examples" / "atlas").glob("*.json")):
+        log = logmod.decode(path.read_bytes())
+        rep = match.validate(log, keep=True)
+        for ply in range(0, len(log.moves) + 1, 3):
+            scene = drawing.scene(rep.game, rep.players, rep.states[ply], ply, None, None)
+            root = ET.fromstring(rep.game.draw(rep.game.view(rep.states[ply], None), scene))
+            box = lambda r: tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))  # noqa: E731
+            rows = [box(r) for r in root.iter(f"{SVG}rect") if r.get("fill") in TINT]
+            assert len(rows) == 4
+            pills = [box(g.find(f"{SVG}rect")) for g in root.iter(f"{SVG}g")
+                     if (g.get("class") or "").startswith("stack")]
+            for _x, y, _w, h in pills:
+                (row,) = [r for r in rows if r[1] <= y + h / 2 <= r[1] + r[3]]
+                assert row[1] + 2 <= y and y + h <= row[1] + row[3] - 4, (path.name, ply, row, y, h)
+            for a in pills:
+                for b in pills:
+                    if a is not b and abs(a[1] - b[1]) < 1:
+                        assert a[0] + a[2] + 2 <= b[0] or b[0] + b[2] + 2 <= a[0], (path.name, ply, a, b)
+            checked += len(pills)
+    assert checked > 100

@@ -25,7 +25,7 @@ from .rules import View
 
 LEFT = 96  # the left edge of the first column
 COLUMN = 86  # one number column
-ROW = 98  # one suit row: the card and the stack under it
+ROW = 108  # one suit row: the card, and the stack under it clear of the row's edge
 TOP = 30  # the top of the first row
 CARD_W, CARD_H = 58, 66
 BOARD_END = TOP + 4 * ROW
@@ -150,10 +150,12 @@ def _stack(c: Canvas, cx: float, y: float, seat: int, chips: int, side: str, sco
     """A stack of chips: the owner's mark, the number of chips and the side."""
     g = c.group(**_cls("stack scored" if scored else "stack"))
     label = f"{chips} {side}" + (" \u2713" if scored else "")
-    width = 24 + 8 * len(label)
+    # Within its column, so that two stacks side by side never touch.
+    size = 13 if len(label) <= 7 else 12
+    width = min(24 + size * 0.62 * len(label), COLUMN - 6)
     c.rect(cx - width / 2, y - 12, width, 20, fill=PAPER, stroke=FAINT, rx=10, parent=g)
     c.mark(seat, cx - width / 2 + 11, y - 2, 6.5, parent=g)
-    c.text(cx - width / 2 + 20, y + 3, label, size=13, weight="bold" if scored else None,
+    c.text(cx - width / 2 + 20, y + 3, label, size=size, weight="bold" if scored else None,
            parent=g)
     c.title(g, title)
 

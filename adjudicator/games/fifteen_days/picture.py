@@ -71,7 +71,9 @@ def draw(v: View, scene: Scene) -> str:
     last = _last(scene)
     height = MIDDLE + len(v.players) * (PANEL + GAP)
     legend = LEGEND + [LAST] * (last is not None)
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    # A view file carries no standing, but every panel shows its player's score.
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   no_score="in each player's panel")
 
 
 def _last(scene: Scene) -> tuple[str, str, str] | None:
@@ -212,8 +214,15 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
         x = 140 + i * (CARD_W + 12)
         c.text(x + CARD_W / 2, top - 4, "abc"[i], size=13, anchor="middle", weight="bold")
         for k, card in enumerate(column):
-            _face(c, x, top + k * step, CARD_W, CARD_H, card, "card market",
-                  f"column {'abc'[i]}" + (", can be taken" if k == len(column) - 1 else ""))
+            # A card with another dealt over it shows only its top strip:
+            # its value goes in the corner there, as in the discard pile's fan.
+            covered = k < len(column) - 1
+            g = _face(c, x, top + k * step, CARD_W, CARD_H, card, "card market",
+                      f"column {'abc'[i]}" + (", can be taken" if not covered else ""),
+                      index=covered)
+            if covered:  # and its season beside it, not by its colour alone
+                c.text(x + CARD_W - 5, top + k * step + 17, card[:2], size=12, anchor="end",
+                       weight="bold", fill=SEASON_INK[SEASONS.index(card[:2])], parent=g)
         if not column:
             c.rect(x, top, CARD_W, CARD_H, stroke="#bbbbbb", rx=5, stroke_dasharray="3 4",
                    class_="column empty")

@@ -68,7 +68,9 @@ def draw(v: View, scene: Scene) -> str:
     last = _last_move(v, scene)
     height = _grid_top(v) + _grid_height(v) + _results_height(v)
     legend = [*LEGEND, *[TRICKS] * bool(v.tricks_played), *[LAST] * (last is not None)]
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    # A view file carries no standing, but every panel shows its player's score.
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   no_score="in each player's panel")
 
 
 def _last_move(v: View, scene: Scene) -> tuple[str, str] | None:
