@@ -972,6 +972,11 @@ class _Reader:
             if c.isdigit() and has_moves:
                 entries.append(self.entry(len(entries) + 1))
                 continue
+            if c in _MOVE_CHARS and has_moves:
+                # A move without its number: a forum's Markdown made the
+                # moves a numbered list and its rendering dropped the numbers.
+                entries.append(self.entry(len(entries) + 1, numbered=False))
+                continue
             self.unexpected("a tag, a numbered move or the END line")
         if cls is Log:
             value = self.finish_log(got, maps, entries, head, begin, end)
@@ -1086,10 +1091,14 @@ class _Reader:
                     pass
             self.fail(f"{label}: {e}", pos)
 
-    def entry(self, expected: int | None) -> tuple[dict[str, Any], int]:
-        """``N. by move [{comment}] [name=value ...]``"""
+    def entry(self, expected: int | None, numbered: bool = True) -> tuple[dict[str, Any], int]:
+        """``N. by move [{comment}] [name=value ...]``; without ``numbered``,
+        ``by move ...``, the move ``expected``."""
         start = self.pos
-        number = self.word(_MOVE_CHARS)
+        if not numbered and expected is not None:
+            number = f"{expected}."
+        else:
+            number = self.word(_MOVE_CHARS)
         m = _ENTRY_NUMBER.fullmatch(number)
         if not m:
             self.fail(f"{number!r} where a move number ('12.') should be", start)
