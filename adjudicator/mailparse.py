@@ -107,10 +107,21 @@ def extract_all(data: bytes | str, source: str = "mail") -> list[Found]:
             found = textform.scan(plain, source)
         except BadLogError:
             found = []
-        return found or found_in_texts([("the HTML", 0, html_text(plain))], source)
+        if found:
+            return found
+        try:
+            return found_in_texts([("the HTML", 0, html_text(plain))], source)
+        except BadLogError:
+            # A text form posted bare and rendered by Markdown: its soft
+            # breaks' "\" became <br> tags. Put them back; the check decides.
+            restored = _HARD_BREAK.sub(lambda m: "\\\n", plain)
+            if restored == plain:
+                raise
+            return found_in_texts([("the HTML", 0, html_text(restored))], source)
     return textform.scan(plain, source)
 
 
+_HARD_BREAK = re.compile(r"<br\s*/?>\r?\n?", re.I)
 _HTML_TAG = re.compile(r"<(?:pre|code|p|div|br|html|body|blockquote)\b[^<>]*>", re.I)
 
 

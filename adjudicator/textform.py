@@ -711,12 +711,15 @@ def _plain(v: Any) -> Any:
 class _Reader:
     """A recursive-descent reader over the normalized text of a message."""
 
-    def __init__(self, text: str, starts: list[int], source: str) -> None:
+    def __init__(self, text: str, starts: list[int], source: str, eaten: bool = False) -> None:
         self.t = text
         self.n = len(text)
         self.starts = starts
         self.src = source
         self.pos = 0
+        # A rendered Markdown post: every "\" of a soft break was eaten, its
+        # line break kept, and the other line breaks joined with spaces.
+        self.eaten = eaten
 
     # -- positions and errors
 
@@ -818,6 +821,9 @@ class _Reader:
                 else:
                     self.fail(f"unknown escape '\\{nxt}'", pos)
                 hyphen = False
+            elif c == "\n" and self.eaten and t[pos - 1] != " ":
+                while pos < n and t[pos] in " \n":  # a soft break whose "\" was eaten
+                    pos += 1
             elif c == " " or c == "\n":
                 while pos < n and t[pos] in " \n":
                     pos += 1
@@ -1328,6 +1334,12 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
                 again, still = _scan(quiet, source, json_too)
                 if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
                     found, problems = again, still
+        if problems or not found:
+            # The text of a rendered Markdown post: a line break inside a
+            # string is a soft break whose "\" was eaten (the check sum tells).
+            again, still = _scan(text, source, json_too, eaten=True)
+            if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
+                found, problems = again, still
     except BadLogError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError,
@@ -1377,7 +1389,8 @@ def settle(found: list[Found], damaged: list[Damaged]) -> None:
             raise d.error
 
 
-def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Damaged]]:
+def _scan(text: str, source: str, json_too: bool,
+          eaten: bool = False) -> tuple[list[Found], list[Damaged]]:
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped: list[str] = []
@@ -1416,7 +1429,7 @@ def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Dam
     nstarts = [0]
     for s in norm[:-1]:
         nstarts.append(nstarts[-1] + len(s) + 1)
-    reader = _Reader("\n".join(norm), nstarts, source)
+    reader = _Reader("\n".join(norm), nstarts, source, eaten)
     found: list[Found] = []
     damaged: list[Damaged] = []
     blocks: list[tuple[int, int]] = []  # lines

@@ -379,6 +379,36 @@ def test_on_a_412_px_phone_the_legend_is_legible(browser, page_file):
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+# --- a forum post as the browser shows it (issue #26) --------------------------------------------
+
+
+@pytest.mark.parametrize("fenced", [True, False], ids=["code-block", "bare"])
+def test_a_forum_post_reads_back_from_the_text_a_browser_shows(browser, tmp_path, fenced):
+    """A refereed game's view file posted on a Markdown forum, in the code
+    block ``convert --to forum`` writes or bare, rendered (markdown-it-py,
+    CommonMark), shown in Chromium and copied as the browser gives its text
+    (``innerText``): it reads back. Bare, Markdown ate the soft breaks'
+    ``\\`` and the moves' numbers; the reader makes up for both."""
+    from markdown_it import MarkdownIt
+    from test_textform import views
+
+    from adjudicator import log, mailparse, textform
+
+    value = views()[0]  # no comment: nothing Markdown would eat for good
+    text = textform.forum(value) if fenced else textform.dumps(value)
+    assert "\\\n" in textform.dumps(value)  # it has soft breaks
+    page = tmp_path / "post.html"
+    page.write_text("<!DOCTYPE html><meta charset=utf-8><title>post</title><body>"
+                    + MarkdownIt("commonmark").render("Round 2, over to you:\n\n" + text + "\nCheers\n"),
+                    encoding="utf-8")
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(page.as_uri())
+    shown = browser.execute_script("return document.body.innerText")
+    assert "Round 2" in shown and "Cheers" in shown
+    assert log.encode(mailparse.extract(shown)) == log.encode(value)
+    assert log.encode(mailparse.extract(page.read_text())) == log.encode(value)
+
+
 # --- a PNG decoder, enough for Chromium's screenshots -----------------------------------------
 
 
