@@ -46,7 +46,7 @@ def found(path: str, data: bytes | None = None) -> Found:
     """The log or view file in ``path`` (or in ``data``, its bytes already read)."""
     data = files.read(path) if data is None else data
     name = source(path)
-    if logmod.text_of(data, name).lstrip()[:1] in ("{", "["):
+    if _json_file(logmod.text_of(data, name)):
         # JSON is read strictly, and without loading the mail reader.
         kind = logmod.kind_of(data)
         if kind == VIEW_FORMAT:
@@ -61,6 +61,21 @@ def found(path: str, data: bytes | None = None) -> Found:
     whole = (got.form == "text" and text.startswith("-----BEGIN ADJUDICATOR")
              and text.endswith("-----") and got.depth == 0)
     return Found(got.value, "text" if whole else "mail")
+
+
+def _json_file(text: str) -> bool:
+    """Whether ``text`` is a JSON file (to read strictly) rather than text
+    that may hold the text form: an object, or an array that is valid JSON.
+    A forum post may start with ``[`` too (``[q="ann"]``, ``[b]Round 2[/b]``,
+    a Markdown link), and is read as text like any other post."""
+    head = text.lstrip()[:1]
+    if head != "[":
+        return head == "{"
+    try:
+        msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return True
 
 
 def log_of(path: str, got: Found) -> Log:

@@ -4,9 +4,10 @@ A game's ``draw(view, scene)`` draws its own table on a :class:`Canvas` and
 hands it to :func:`picture`, which frames it the same way for every game: a
 header (the game, the move number, whose view, whose turn, the last move),
 the table, and a footer with each player's score and any legend the table
-needs. Built with :mod:`xml.etree.ElementTree` (as python-chess's
-``chess.svg`` is): text stays text, and the same view always gives the same
-bytes, so pictures can be golden files.
+needs. Built as python-chess's ``chess.svg`` is, an element per shape (on
+:class:`Element`, a lean stand-in for :mod:`xml.etree.ElementTree` that
+writes the same bytes, several times faster): text stays text, and the
+same view always gives the same bytes, so pictures can be golden files.
 
 Colours come from the Okabe-Ito palette, told apart by the common kinds of
 colour blindness; every seat also has a mark of its own shape (circle,
@@ -15,8 +16,7 @@ square, triangle, diamond), so colour is never the only cue.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from .engine import GameSpec, Outcome, Scene, Standing
@@ -39,12 +39,155 @@ LINE = 20  # height of one footer line
 
 def num(x: float) -> str:
     """A coordinate as SVG text: at most two decimals, no trailing zeros."""
-    text = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    text = _NUMS.get(x)
+    if text is None:
+        text = f"{x:.2f}".rstrip("0").rstrip(".")
+        text = "0" if text in ("-0", "") else text
+        if len(_NUMS) < 100_000:  # pictures reuse a few thousand coordinates
+            _NUMS[x] = text
+    return text
+
+
+_NUMS: dict[float, str] = {}
+
+
+def _attr(value: str) -> str:
+    """An attribute value escaped exactly as ElementTree escapes it."""
+    if "&" in value:
+        value = value.replace("&", "&amp;")
+    if "<" in value:
+        value = value.replace("<", "&lt;")
+    if ">" in value:
+        value = value.replace(">", "&gt;")
+    if '"' in value:
+        value = value.replace('"', "&quot;")
+    if "\r" in value:
+        value = value.replace("\r", "&#13;")
+    if "\n" in value:
+        value = value.replace("\n", "&#10;")
+    if "\t" in value:
+        value = value.replace("\t", "&#09;")
+    return value
+
+
+def _cdata(text: str) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+def _attributes(attrs: dict[str, object]) -> str:
+    """Keyword arguments as the attributes of an element: ``' name="value"'``
+    each, ``_`` in a name written ``-`` (a trailing one dropped), numbers by
+    :func:`num`, ``None`` left out."""
+    parts = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = num(value)
+        else:
+            text = _attr(str(value))
+        parts.append(f' {name}="{text}"')
+    return "".join(parts)
+
+
+#: The attributes already written, by tag and keyword arguments: a replay
+#: draws the same shapes at the same places again and again.
+_WRITTEN: dict[tuple[object, ...], str] = {}
+
+
+class Element:
+    """One SVG element: its tag, its attributes (already written out as
+    text, in the order given), its text and its children.
+
+    Pictures were built with :mod:`xml.etree.ElementTree`; a replay page
+    draws a thousand of them, and the tree and its serialisation were most
+    of its time. This is the little of it the pictures use, written out to
+    the very same bytes (``ET.indent(svg, space=" ")`` then
+    ``ET.tostring``), which the golden pictures hold it to.
+    """
+
+    __slots__ = ("tag", "attrs", "text", "children")
+
+    def __init__(self, tag: str, attrs: str = "") -> None:
+        self.tag = tag
+        self.attrs = attrs  # ' name="value"' for each attribute
+        self.text: str | None = None
+        self.children: list[Element] = []
+
+    def set(self, name: str, value: str) -> None:
+        """Add an attribute (after those already set)."""
+        self.attrs += f' {name}="{_attr(value)}"'
+
+    def sub(self, tag: str) -> Element:
+        """A new child element, without attributes (see :meth:`set`)."""
+        child = Element(tag)
+        self.children.append(child)
+        return child
+
+    def write(self, out: list[str], level: int = 0) -> None:
+        """The element as ``ET.indent(space=" ")`` and ``ET.tostring`` write
+        it, at depth ``level``, but for its tail (its parent's to write)."""
+        text, children = self.text, self.children
+        if not children:
+            if text:
+                out.append(f"<{self.tag}{self.attrs}>{_cdata(text)}</{self.tag}>")
+            else:
+                out.append(f"<{self.tag}{self.attrs} />")
+            return
+        inner = "\n" + " " * (level + 1)
+        head = text if text and text.strip() else inner
+        out.append(f"<{self.tag}{self.attrs}>{_cdata(head)}")
+        last = len(children) - 1
+        for i, child in enumerate(children):
+            child.write(out, level + 1)
+            out.append(inner if i < last else "\n" + " " * level)
+        out.append(f"</{self.tag}>")
+
+    def tostring(self) -> str:
+        """The element and everything in it, as SVG text."""
+        out: list[str] = []
+        self.write(out)
+        return "".join(out)
+
+
+class _Shared(Element):
+    """Elements drawn once and put in many pictures (:meth:`Canvas.shared`),
+    written out once for each depth they are put at."""
+
+    __slots__ = ("written",)
+
+    def __init__(self, children: list[Element]) -> None:
+        super().__init__("")
+        self.children = children
+        self.written: dict[int, str] = {}
+
+    def write(self, out: list[str], level: int = 0) -> None:
+        text = self.written.get(level)
+        if text is None:
+            parts: list[str] = []
+            between = "\n" + " " * level
+            for i, child in enumerate(self.children):
+                if i:
+                    parts.append(between)
+                child.write(parts, level)
+            text = self.written[level] = "".join(parts)
+        out.append(text)
+
+
+#: The parts of pictures drawn so far, by key (:meth:`Canvas.shared`).
+_SHARED: dict[Hashable, _Shared | None] = {}
+_SHARED_LIMIT = 2048  # a long game's page needs about as many; a referee far fewer
 
 
 class Canvas:
-    """An SVG drawing surface: thin, deterministic wrappers over ElementTree.
+    """An SVG drawing surface: thin, deterministic wrappers over :class:`Element`.
 
     Every method returns the element it made, appended to ``parent`` (the
     canvas's current group by default). Extra keyword arguments become
@@ -55,59 +198,86 @@ class Canvas:
     def __init__(self, width: float, height: float) -> None:
         self.width = width
         self.height = height
-        self.root = ET.Element("g")
+        self.root = Element("g")
         self.current = self.root
 
     # -- elements ------------------------------------------------------------------------
-    def element(self, tag: str, parent: ET.Element | None = None, **attrs: object) -> ET.Element:
-        out = ET.SubElement(self.current if parent is None else parent, tag)
-        for key, value in attrs.items():
-            if value is None:
-                continue
-            name = key.rstrip("_").replace("_", "-")
-            out.set(name, num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value))
+    def element(self, tag: str, parent: Element | None = None, **attrs: object) -> Element:
+        key = (tag, *attrs.items())
+        written = _WRITTEN.get(key)
+        if written is None:
+            written = _attributes(attrs)
+            if len(_WRITTEN) < 50_000 and not any(v is True or v is False for v in attrs.values()):
+                _WRITTEN[key] = written  # (True == 1 as a key: never stored)
+        out = Element(tag, written)
+        (self.current if parent is None else parent).children.append(out)
         return out
 
-    def group(self, parent: ET.Element | None = None, *, x: float = 0, y: float = 0,
-              **attrs: object) -> ET.Element:
+    def shared(self, key: Hashable, draw: Callable[[], object]) -> None:
+        """What ``draw`` draws on this canvas, drawn once for every picture
+        that has the same ``key``: a replay draws each player's panel again
+        for every position and every viewer, most of them unchanged.
+
+        ``key`` must hold everything ``draw`` depends on (and name what it
+        draws, so that two kinds of parts never share a key); ``draw`` draws
+        only into the canvas's current group, and groups it makes.
+        """
+        hit = _SHARED.get(key, self)
+        if hit is self:
+            holder, saved = Element("g"), self.current
+            self.current = holder
+            try:
+                draw()
+            finally:
+                self.current = saved
+            hit = _Shared(holder.children) if holder.children else None
+            if len(_SHARED) >= _SHARED_LIMIT:
+                _SHARED.clear()
+            _SHARED[key] = hit
+        if hit is not None:
+            assert isinstance(hit, _Shared)
+            self.current.children.append(hit)
+
+    def group(self, parent: Element | None = None, *, x: float = 0, y: float = 0,
+              **attrs: object) -> Element:
         if x or y:
             attrs["transform"] = f"translate({num(x)},{num(y)})"
         return self.element("g", parent, **attrs)
 
     def rect(self, x: float, y: float, w: float, h: float, *, fill: str = "none",
              stroke: str | None = INK, width: float = 1, rx: float = 0,
-             parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+             parent: Element | None = None, **attrs: object) -> Element:
         return self.element("rect", parent, x=x, y=y, width=w, height=h, rx=rx or None,
                             fill=fill, stroke=stroke or "none",
                             stroke_width=width if stroke else None, **attrs)
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str = "none",
                stroke: str | None = INK, width: float = 1,
-               parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+               parent: Element | None = None, **attrs: object) -> Element:
         return self.element("circle", parent, cx=cx, cy=cy, r=r, fill=fill,
                             stroke=stroke or "none", stroke_width=width if stroke else None,
                             **attrs)
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK,
-             width: float = 1, parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+             width: float = 1, parent: Element | None = None, **attrs: object) -> Element:
         return self.element("line", parent, x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke,
                             stroke_width=width, **attrs)
 
     def polygon(self, points: Iterable[tuple[float, float]], *, fill: str = "none",
                 stroke: str | None = INK, width: float = 1,
-                parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+                parent: Element | None = None, **attrs: object) -> Element:
         pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
         return self.element("polygon", parent, points=pts, fill=fill, stroke=stroke or "none",
                             stroke_width=width if stroke else None, **attrs)
 
     def path(self, d: str, *, fill: str = "none", stroke: str | None = INK, width: float = 1,
-             parent: ET.Element | None = None, **attrs: object) -> ET.Element:
+             parent: Element | None = None, **attrs: object) -> Element:
         return self.element("path", parent, d=d, fill=fill, stroke=stroke or "none",
                             stroke_width=width if stroke else None, **attrs)
 
     def text(self, x: float, y: float, content: str, *, size: float = 14, anchor: str = "start",
-             weight: str | None = None, fill: str = INK, parent: ET.Element | None = None,
-             **attrs: object) -> ET.Element:
+             weight: str | None = None, fill: str = INK, parent: Element | None = None,
+             **attrs: object) -> Element:
         """Real SVG text (searchable, selectable); ``y`` is the baseline."""
         out = self.element("text", parent, x=x, y=y, font_size=size,
                            text_anchor=None if anchor == "start" else anchor,
@@ -115,12 +285,12 @@ class Canvas:
         out.text = content
         return out
 
-    def title(self, element: ET.Element, content: str) -> None:
+    def title(self, element: Element, content: str) -> None:
         """A tooltip (and accessible name) for ``element``."""
-        ET.SubElement(element, "title").text = content
+        element.sub("title").text = content
 
     def mark(self, seat: int, cx: float, cy: float, r: float, *, fill: str | None = None,
-             parent: ET.Element | None = None) -> ET.Element:
+             parent: Element | None = None) -> Element:
         """Seat ``seat``'s mark: its own shape in its own colour."""
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)] if fill is None else fill
         shape = SEAT_MARKS[seat % len(SEAT_MARKS)]
@@ -144,28 +314,28 @@ def picture(
     legend: Sequence[str] = (),
     width: float = WIDTH,
     no_score: str = "not shown in a view file",
+    key: Hashable = None,
 ) -> str:
     """The whole SVG document: header, the game's table, scores and legend.
 
     ``draw_body`` draws the table on a canvas whose origin is the top left of
     the table area, ``width`` wide and ``body_height`` high; ``no_score``
-    says why there is no score when the scene has none.
+    says why there is no score when the scene has none. With a ``key``
+    (everything ``draw_body`` depends on), a table drawn before under the
+    same key is used again (:meth:`Canvas.shared`).
     """
     players = scene.players
     rows = _score_rows(scene, width)
     footer = LINE * (len(rows) + len(legend)) + 16
     height = HEADER + body_height + footer
-    svg = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg",
-        "version": "1.1",
-        "width": num(width),
-        "height": num(height),
-        "viewBox": f"0 0 {num(width)} {num(height)}",
-        "font-family": FONT,
-    })
+    svg = Element("svg")
+    for name, value in (("xmlns", "http://www.w3.org/2000/svg"), ("version", "1.1"),
+                        ("width", num(width)), ("height", num(height)),
+                        ("viewBox", f"0 0 {num(width)} {num(height)}"), ("font-family", FONT)):
+        svg.set(name, value)
     who = f"as seen by {scene.viewer}" if scene.viewer else "public view"
     where = "start" if scene.ply == 0 else f"after move {scene.ply}"
-    ET.SubElement(svg, "title").text = f"{scene.title}, {where}, {who}"
+    svg.sub("title").text = f"{scene.title}, {where}, {who}"
     canvas = Canvas(width, height)
     canvas.root = canvas.current = svg
     canvas.rect(0, 0, width, height, fill=PAPER, stroke=None)
@@ -189,7 +359,10 @@ def picture(
 
     body = canvas.group(None, x=0, y=HEADER, **{"class": "table"})
     canvas.current = body
-    draw_body(canvas)
+    if key is None:
+        draw_body(canvas)
+    else:
+        canvas.shared(("table", key), lambda: draw_body(canvas))
     canvas.current = svg
 
     # Footer: one entry per player, best first, with the seat's mark,
@@ -209,9 +382,8 @@ def picture(
             canvas.text(x + 16, y, _entry(scene, s), size=14, weight="bold" if won else None)
     for line in legend:
         y += LINE
-        canvas.text(12, y, line, size=13, fill=MUTED)
-    ET.indent(svg, space=" ")
-    return ET.tostring(svg, encoding="unicode") + "\n"
+        canvas.text(12, y, line, size=13, fill=MUTED, class_="legend")
+    return svg.tostring() + "\n"
 
 
 SCORE_X = 84.0  # where the score entries start, clear of "Result:"

@@ -24,6 +24,7 @@ Example (what ``adjudicator replay LOG --html -o FILE`` does)::
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ from typing import Any
 import msgspec
 
 from . import drawing
-from .engine import GameSpec, Outcome
+from .engine import GameSpec, Outcome, Scene
 from .log import Log
 from .played import Replay
 
@@ -77,6 +78,12 @@ def frames(replay: Replay, viewer: int | None) -> list[Frame]:
     ``replay`` must have kept its states (``match.validate(log, keep=True)``).
     The legal moves are listed only where ``viewer`` is the player to move.
     """
+    return _frames(replay, viewer, _scenes(replay))
+
+
+def _scenes(replay: Replay) -> list[Scene]:
+    """The public scene of every position (the same for every viewer but
+    for the viewer's name: worked out once for them all)."""
     game, log = replay.game, replay.log
     if len(replay.states) != len(log.moves) + 1:
         raise ValueError("frames needs every state: replay the log with keep=True")
@@ -84,8 +91,18 @@ def frames(replay: Replay, viewer: int | None) -> list[Frame]:
     for ply, state in enumerate(replay.states):
         entry = log.moves[ply - 1] if ply else None
         ended = replay.ended if ply == len(log.moves) else None
-        scene = drawing.scene(game, replay.players, state, ply,
-                              None if entry is None else (entry.by, entry.move), viewer, ended)
+        out.append(drawing.scene(game, replay.players, state, ply,
+                                 None if entry is None else (entry.by, entry.move), None, ended))
+    return out
+
+
+def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Frame]:
+    game, log = replay.game, replay.log
+    name = None if viewer is None else replay.players[viewer]
+    out = []
+    for ply, state in enumerate(replay.states):
+        entry = log.moves[ply - 1] if ply else None
+        scene = dataclasses.replace(scenes[ply], viewer=name)
         legal = None
         if scene.to_move is not None and viewer is not None and scene.to_move == replay.players[viewer]:
             legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
@@ -129,7 +146,8 @@ def unseen_frames(game: GameSpec, log: Log) -> list[Frame]:
 
 def views(replay: Replay, seats: Sequence[int | None]) -> list[tuple[str, list[Frame]]]:
     """The frames of each seat in ``seats`` (``None``: the public), labelled for :func:`page`."""
-    return [("public view" if seat is None else replay.players[seat], frames(replay, seat))
+    scenes = _scenes(replay)
+    return [("public view" if seat is None else replay.players[seat], _frames(replay, seat, scenes))
             for seat in seats]
 
 
@@ -176,12 +194,22 @@ def page(
     viewers: Sequence[tuple[str, Sequence[Frame]]],
     *,
     subtitle: str = "",
+    follow: bool = False,
 ) -> str:
     """The replay as one self-contained HTML document.
 
     ``viewers`` pairs a label ("public view", "ann") with the frames of one
     viewer; all must be frames of the same moves. With several, the page
-    offers a choice of whose view to show, the first shown at first.
+    offers a choice of whose view to show, the first shown at first; with
+    ``follow`` (an open game: the labels are the players' names), first of
+    all "player to move": at each position, the view of the player to move,
+    with their legal moves (the first viewer's once the game is over).
+
+    The page opens on the last position of a game still under way, else on
+    the start; ``#N`` in its address opens position N, and stepping keeps
+    the address on the position shown. Without JavaScript it shows the
+    position it opens on: its picture, the move, the score and the legal
+    moves are in the HTML itself.
     """
     if not viewers:
         raise ValueError("page needs the frames of at least one viewer")
@@ -192,7 +220,15 @@ def page(
     for label, fs in viewers[1:]:
         if [(f.ply, f.by, f.move) for f in fs] != moves:
             raise ValueError(f"the frames of {label!r} are of other moves than {viewers[0][0]!r}'s")
-    data = json_for_script(_data(viewers))
+    labels = [label for label, _ in viewers]
+    follow = follow and len(viewers) > 1
+    opening = len(first) - 1 if first[-1].to_move is not None else 0
+    mover = first[opening].to_move
+    shown = labels.index(mover) if follow and mover is not None and mover in labels else 0
+    static = viewers[shown][1][opening]
+    data = _data(viewers)
+    data["follow"], data["start"] = follow, opening
+    data_text = json_for_script(data)
     esc = html.escape
     total = len(first) - 1
 
@@ -204,6 +240,8 @@ def page(
     if len(viewers) > 1:
         options = "".join(f'<option value="{i}">{esc(label)}</option>'
                           for i, (label, _) in enumerate(viewers))
+        if follow:
+            options = '<option value="-1" selected>player to move</option>' + options
         choice = (f'<label class="viewer">View of <select id="viewer">{options}</select></label>')
     else:
         choice = f'<p class="viewer">View of <span id="viewer-label">{esc(viewers[0][0])}</span></p>'
@@ -217,10 +255,36 @@ def page(
         choice=choice,
         total=total,
         items="\n".join(items),
-        data=data,
+        data=data_text,
         style=_STYLE,
         script=_SCRIPT,
+        ply=opening,
+        picture=static.picture.rstrip("\n"),
+        info=_info(static),
     )
+
+
+def _info(f: Frame) -> str:
+    """What the page's script puts beside the picture of frame ``f``, as HTML:
+    the page shows it as it opens, with or without JavaScript."""
+    esc = html.escape
+
+    def put(ident: str, text: str | None) -> str:
+        return f'<p id="{ident}"{"" if text else " hidden"}>{esc(text or "")}</p>'
+
+    move = "Start of the game" if f.ply == 0 else f"Move {f.ply}: {f.by} {f.move}"
+    legal = "" if f.legal is None else "  ".join(f.legal)
+    return "\n".join([
+        f'<p id="move" aria-live="polite">{esc(move)}</p>',
+        put("words", f.words),
+        put("comment", f.comment),
+        put("turn", f"To move: {f.to_move}" if f.to_move else ""),
+        put("score", ("" if f.result else "Score: ") + f.score),
+        put("result", f.result),
+        f'<details id="legal-box"{" hidden" if f.legal is None else ""}><summary>Legal moves '
+        f'(<span id="legal-count">{"" if f.legal is None else len(f.legal)}</span>)</summary>\n'
+        f'<p id="legal">{esc(legal)}</p></details>',
+    ])
 
 
 _STYLE = """
@@ -254,9 +318,14 @@ select { font: inherit; }
 #moves button:hover { background: #eee; }
 #moves button[aria-current="true"] { background: var(--ink); color: #fff; }
 [hidden] { display: none !important; }
+#legend { display: none; margin: 4px 0; padding-left: 1.2em; color: var(--muted);
+  font-size: .9rem; }
 @media (max-width: 820px) {
   .layout { grid-template-columns: minmax(0, 1fr); }
   #moves { max-height: 40vh; }
+  /* On a phone the picture is half its size: its legend is read below it, full size. */
+  .js #picture svg .legend { display: none; }
+  .js #legend { display: block; }
 }
 """
 
@@ -265,7 +334,9 @@ _SCRIPT = """
 "use strict";
 (function () {
   var data = JSON.parse(document.getElementById("data").textContent);
-  var lines = data.lines, views = data.viewers, view = 0, ply = 0;
+  var lines = data.lines, views = data.viewers, ply = data.start;
+  var view = data.follow ? -1 : 0;
+  var labels = views.map(function (v) { return v.label; });
   var last = views[0].frames.length - 1;
   var parser = new DOMParser();
   var el = function (id) { return document.getElementById(id); };
@@ -276,12 +347,29 @@ _SCRIPT = """
     node.textContent = text || "";
     node.hidden = !text;
   }
+  function shown() {
+    if (view >= 0) return view;
+    var i = labels.indexOf(views[0].frames[ply].to_move);
+    return i >= 0 ? i : 0;
+  }
+  function legend(svg) {
+    var box = el("legend");
+    box.replaceChildren();
+    var found = svg.querySelectorAll(".legend");
+    for (var i = 0; i < found.length; i++) {
+      var item = document.createElement("li");
+      item.textContent = found[i].textContent;
+      box.appendChild(item);
+    }
+    box.hidden = found.length === 0;
+  }
   function show(n) {
     ply = Math.max(0, Math.min(last, n));
-    var f = views[view].frames[ply];
+    var f = views[shown()].frames[ply];
     var text = f.picture.map(function (i) { return lines[i]; }).join("\\n");
     var svg = parser.parseFromString(text, "image/svg+xml").documentElement;
     el("picture").replaceChildren(document.importNode(svg, true));
+    legend(svg);
     el("ply").textContent = String(ply);
     put("move", ply === 0 ? "Start of the game" : "Move " + ply + ": " + f.by + " " + f.move);
     put("words", f.words);
@@ -296,6 +384,9 @@ _SCRIPT = """
     el("forward").disabled = el("last").disabled = ply === last;
     for (var i = 0; i < items.length; i++) {
       items[i].setAttribute("aria-current", i === ply ? "true" : "false");
+    }
+    if (location.hash !== "#" + ply) {
+      try { history.replaceState(null, "", "#" + ply); } catch (e) { /* an odd URL */ }
     }
     var item = items[ply];
     if (list.scrollHeight > list.clientHeight) {
@@ -326,9 +417,19 @@ _SCRIPT = """
     e.preventDefault();
     show(to);
   });
+  function wanted() {
+    var m = /^#([0-9]+)$/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+  window.addEventListener("hashchange", function () {
+    var n = wanted();
+    if (n !== null && n !== ply) show(n);
+  });
   el("nojs").hidden = true;
-  el("replay").hidden = false;
-  show(0);
+  el("bar").hidden = false;
+  document.documentElement.classList.add("js");
+  var start = wanted();
+  show(start === null ? data.start : start);
 })();
 """
 
@@ -348,27 +449,21 @@ _TEMPLATE = """<!DOCTYPE html>
 <h1 id="title">{title}</h1>
 {subtitle}
 </header>
-<p id="nojs">This replay needs JavaScript to step through the positions.</p>
-<main id="replay" hidden>
-<div class="bar">
+<p id="nojs">Without JavaScript this page shows one position, move {ply}; with it, every move.</p>
+<main id="replay">
+<div class="bar" id="bar" hidden>
 <button type="button" id="first" title="First position (Home)" aria-label="first position">\u00ab</button>
 <button type="button" id="back" title="Back (Left arrow)" aria-label="back">\u2039</button>
 <button type="button" id="forward" title="Forward (Right arrow)" aria-label="forward">\u203a</button>
 <button type="button" id="last" title="Last position (End)" aria-label="last position">\u00bb</button>
-<span>Move <span id="ply">0</span> of <span id="total">{total}</span></span>
+<span>Move <span id="ply">{ply}</span> of <span id="total">{total}</span></span>
 {choice}
 </div>
 <div class="layout">
-<figure id="picture" aria-live="polite"></figure>
+<figure id="picture" aria-live="polite">{picture}</figure>
 <section id="info">
-<p id="move" aria-live="polite"></p>
-<p id="words" hidden></p>
-<p id="comment" hidden></p>
-<p id="turn" hidden></p>
-<p id="score" hidden></p>
-<p id="result" hidden></p>
-<details id="legal-box" hidden><summary>Legal moves (<span id="legal-count"></span>)</summary>
-<p id="legal"></p></details>
+{info}
+<ul id="legend" hidden></ul>
 <ol id="moves" aria-label="moves">
 {items}
 </ol>

@@ -98,7 +98,31 @@ def extract_all(data: bytes | str, source: str = "mail") -> list[Found]:
             raise BadLogError(f"{source}: not a readable mail message ({type(e).__name__}: "
                               f"{' '.join(str(e).split())})") from None
         return found_in_texts(texts, source)
-    return textform.scan(text if text is not None else text_of(raw, source), source)
+    plain = text if text is not None else text_of(raw, source)
+    if _HTML_TAG.search(plain):
+        # A page or a post as HTML (a forum's rendering, saved): the text
+        # form in it is read as is if it can be, else as the page shows it
+        # (a code block's "&quot;" is a '"').
+        try:
+            found = textform.scan(plain, source)
+        except BadLogError:
+            found = []
+        if found:
+            return found
+        try:
+            return found_in_texts([("the HTML", 0, html_text(plain))], source)
+        except BadLogError:
+            # A text form posted bare and rendered by Markdown: its soft
+            # breaks' "\" became <br> tags. Put them back; the check decides.
+            restored = _HARD_BREAK.sub(lambda m: "\\\n", plain)
+            if restored == plain:
+                raise
+            return found_in_texts([("the HTML", 0, html_text(restored))], source)
+    return textform.scan(plain, source)
+
+
+_HARD_BREAK = re.compile(r"<br\s*/?>\r?\n?", re.I)
+_HTML_TAG = re.compile(r"<(?:pre|code|p|div|br|html|body|blockquote)\b[^<>]*>", re.I)
 
 
 def found_in_texts(texts: list[tuple[str, int, str]], source: str) -> list[Found]:

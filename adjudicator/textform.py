@@ -67,7 +67,8 @@ _KIND_OF: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}
 _DECODERS: dict[type, Callable[[bytes | str, str], Log | ViewFile]] = {Log: decode, ViewFile: decode_view}
 _FORMATS: dict[str, type] = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
 
-__all__ = ["WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "loads", "pick",
+__all__ = ["FORUM_STYLES", "WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "forum",
+           "loads", "pick",
            "pick_found", "scan", "settle"]
 
 
@@ -483,6 +484,40 @@ def dumps(value: Log | ViewFile) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The markup a forum post may be written in (``convert --to forum --style``).
+FORUM_STYLES = ("markdown", "bbcode")
+_CODE_END = re.compile(r"\[/code\]", re.I)
+
+
+def forum(value: Log | ViewFile, style: str = "markdown") -> str:
+    """The text form in a code block of a forum's markup, which a forum shows
+    as it is: no soft break, escape or list number is eaten on the way.
+
+    ``markdown`` (Reddit, Discourse, Discord, GitHub) fences it with
+    backticks, more than any run of them inside; ``bbcode`` (phpBB,
+    BoardGameGeek) puts it in ``[code]``, with any ``[/code]`` inside a
+    comment written ``\\u005b/code]`` (the same text to the reader; a
+    BBCode parser closes the block at ``\\[/code]`` too).
+
+    >>> from adjudicator import match
+    >>> print(forum(match.simulate("q-turn", ["ann", "bob"], "7", max_moves=1)), end="")
+    ... # doctest: +ELLIPSIS
+    ```text
+    -----BEGIN ADJUDICATOR LOG-----
+    ...
+    -----END ADJUDICATOR LOG-----
+    ```
+    """
+    text = dumps(value)
+    if style == "bbcode":
+        return "[code]\n" + _CODE_END.sub(lambda m: "\\u005b" + m[0][1:], text) + "[/code]\n"
+    if style != "markdown":
+        raise ValueError(f"forum style {style!r}: {' or '.join(FORUM_STYLES)}")
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * max(3, 1 + max(runs, default=0))
+    return f"{fence}text\n{text}{fence}\n"
+
+
 def _write_block(value: Any, lines: list[str]) -> None:
     cls: type = type(value)
     kind = _KIND_OF[cls]
@@ -676,12 +711,15 @@ def _plain(v: Any) -> Any:
 class _Reader:
     """A recursive-descent reader over the normalized text of a message."""
 
-    def __init__(self, text: str, starts: list[int], source: str) -> None:
+    def __init__(self, text: str, starts: list[int], source: str, eaten: bool = False) -> None:
         self.t = text
         self.n = len(text)
         self.starts = starts
         self.src = source
         self.pos = 0
+        # A rendered Markdown post: every "\" of a soft break was eaten, its
+        # line break kept, and the other line breaks joined with spaces.
+        self.eaten = eaten
 
     # -- positions and errors
 
@@ -783,6 +821,9 @@ class _Reader:
                 else:
                     self.fail(f"unknown escape '\\{nxt}'", pos)
                 hyphen = False
+            elif c == "\n" and self.eaten and t[pos - 1] != " ":
+                while pos < n and t[pos] in " \n":  # a soft break whose "\" was eaten
+                    pos += 1
             elif c == " " or c == "\n":
                 while pos < n and t[pos] in " \n":
                     pos += 1
@@ -937,6 +978,11 @@ class _Reader:
             if c.isdigit() and has_moves:
                 entries.append(self.entry(len(entries) + 1))
                 continue
+            if c in _MOVE_CHARS and has_moves:
+                # A move without its number: a forum's Markdown made the
+                # moves a numbered list and its rendering dropped the numbers.
+                entries.append(self.entry(len(entries) + 1, numbered=False))
+                continue
             self.unexpected("a tag, a numbered move or the END line")
         if cls is Log:
             value = self.finish_log(got, maps, entries, head, begin, end)
@@ -1051,10 +1097,14 @@ class _Reader:
                     pass
             self.fail(f"{label}: {e}", pos)
 
-    def entry(self, expected: int | None) -> tuple[dict[str, Any], int]:
-        """``N. by move [{comment}] [name=value ...]``"""
+    def entry(self, expected: int | None, numbered: bool = True) -> tuple[dict[str, Any], int]:
+        """``N. by move [{comment}] [name=value ...]``; without ``numbered``,
+        ``by move ...``, the move ``expected``."""
         start = self.pos
-        number = self.word(_MOVE_CHARS)
+        if not numbered and expected is not None:
+            number = f"{expected}."
+        else:
+            number = self.word(_MOVE_CHARS)
         m = _ENTRY_NUMBER.fullmatch(number)
         if not m:
             self.fail(f"{number!r} where a move number ('12.') should be", start)
@@ -1275,6 +1325,21 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
     """
     try:
         found, problems = _scan(text, source, json_too)
+        if problems or not found:
+            # A chat paste: a text form posted in several messages comes back
+            # with the chat's own lines inside it. Read again without them
+            # (blanked, so that line numbers stay those of the paste).
+            quiet = _without_chat_lines(text)
+            if quiet != text:
+                again, still = _scan(quiet, source, json_too)
+                if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
+                    found, problems = again, still
+        if problems or not found:
+            # The text of a rendered Markdown post: a line break inside a
+            # string is a soft break whose "\" was eaten (the check sum tells).
+            again, still = _scan(text, source, json_too, eaten=True)
+            if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
+                found, problems = again, still
     except BadLogError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError,
@@ -1285,6 +1350,32 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
     else:
         damaged.extend(problems)
     return found
+
+
+# The lines a chat puts into a paste of several messages: a code fence
+# (```text, ~~~) and the header a copied message starts with, as Discord
+# writes it ("ann — Today at 10:02", "ann — 11/26/2026 10:02 PM",
+# "ann Yesterday at 9:15 AM"); and the "[10:02] ann: " of its compact mode,
+# before the first line of a message.
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[A-Za-z0-9_+.-]*[ \t]*")
+_CHAT_HEADER = re.compile(
+    r"[ \t]*[^\s\[\]{}\\\"]\S{0,39}(?: \S{1,40}){0,2}[ \t]+(?:[\u2014\u2013-]+[ \t]+)?"
+    r"(?:(?:Today|Yesterday) at |\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?[ \t]+)?"
+    r"\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*")
+_CHAT_PREFIX = re.compile(r"[ \t]*\[\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?\][ \t]+[^:\s]{1,40}:[ \t]")
+
+
+def _without_chat_lines(text: str) -> str:
+    """``text`` with the fences and message headers of a chat paste blanked."""
+    out = []
+    for line in _split_lines(text):
+        if _FENCE_LINE.fullmatch(line) or (_CHAT_HEADER.fullmatch(line) and "(" not in line
+                                            and not _ENTRY_NUMBER.match(line.strip())):
+            out.append("")
+        else:
+            m = _CHAT_PREFIX.match(line)
+            out.append(line[m.end():] if m else line)
+    return "\n".join(out)
 
 
 def settle(found: list[Found], damaged: list[Damaged]) -> None:
@@ -1298,7 +1389,8 @@ def settle(found: list[Found], damaged: list[Damaged]) -> None:
             raise d.error
 
 
-def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Damaged]]:
+def _scan(text: str, source: str, json_too: bool,
+          eaten: bool = False) -> tuple[list[Found], list[Damaged]]:
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped: list[str] = []
@@ -1337,7 +1429,7 @@ def _scan(text: str, source: str, json_too: bool) -> tuple[list[Found], list[Dam
     nstarts = [0]
     for s in norm[:-1]:
         nstarts.append(nstarts[-1] + len(s) + 1)
-    reader = _Reader("\n".join(norm), nstarts, source)
+    reader = _Reader("\n".join(norm), nstarts, source, eaten)
     found: list[Found] = []
     damaged: list[Damaged] = []
     blocks: list[tuple[int, int]] = []  # lines

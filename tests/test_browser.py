@@ -17,6 +17,7 @@ import struct
 import zlib
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from adjudicator import html, match
@@ -68,12 +69,14 @@ def browser(tmp_path_factory):
 class Replay:
     """The page as the tests see it through the browser."""
 
-    def __init__(self, driver, path: Path) -> None:
+    def __init__(self, driver, path: Path, *, url: str | None = None,
+                 keep_metrics: bool = False) -> None:
         from selenium.webdriver.common.by import By
 
         self.driver, self.by = driver, By
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        driver.get(path.as_uri())
+        if not keep_metrics:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.get(url or path.as_uri())
         log = driver.get_log("browser")  # and the console is empty from here on
         if not driver.execute_script("return document.getElementById('nojs').hidden"):
             pytest.fail(f"the page's script did not run; the console says: {log}")
@@ -263,7 +266,8 @@ def test_a_hostile_comment_is_shown_as_text_and_never_run(browser, tmp_path, mon
                                         ("ann", html.frames(rep, 0))], subtitle=HOSTILE),
                     encoding="utf-8")
     page = Replay(browser, path)
-    page.press(RIGHT, RIGHT)
+    assert page.ply == 4  # a game under way opens on its position now
+    page.press(HOME, RIGHT, RIGHT)
     assert page.ply == 2
     assert page.el("comment").get_attribute("textContent") == HOSTILE
     assert page.el("title").get_attribute("textContent") == HOSTILE
@@ -272,6 +276,137 @@ def test_a_hostile_comment_is_shown_as_text_and_never_run(browser, tmp_path, mon
     with pytest.raises(NoAlertPresentException):
         browser.switch_to.alert  # noqa: B018
     assert page.console() == []
+
+
+# --- a game under way, links to a move, no JavaScript, a phone (issue #26) ---------------------
+
+
+@pytest.fixture(scope="module")
+def open_page(tmp_path_factory) -> tuple[Path, match.Replay]:
+    """The page of an open game under way, as ``replay --html`` writes it."""
+    full = replay_of(EXAMPLE).log
+    under_way = match.validate(msgspec.structs.replace(full, moves=full.moves[:9], result=None),
+                               keep=True)
+    path = tmp_path_factory.mktemp("open") / "open.html"
+    path.write_text(html.page("Q-Turn under way", all_views(under_way), follow=True),
+                    encoding="utf-8")
+    return path, under_way
+
+
+def test_an_open_game_opens_on_the_player_to_move_with_the_legal_moves(browser, open_page):
+    from selenium.webdriver.support.ui import Select
+
+    path, rep = open_page
+    game, n = rep.game, len(rep.log.moves)
+    page = Replay(browser, path)
+    assert page.ply == n, "a game under way opens on its position now"
+    mover = rep.players[game.to_move(rep.states[n])]
+    assert f"as seen by {mover}" in page.picture_title
+    legal = [game.format_move(rep.states[n], m) for m in game.legal_moves(rep.states[n])]
+    assert page.el("legal-box").is_displayed()
+    assert page.el("legal").get_attribute("textContent") == "  ".join(legal)
+    choice = Select(page.el("viewer"))
+    assert choice.first_selected_option.text == "player to move"
+    page.press(HOME)  # the view follows whoever is to move
+    first = rep.players[game.to_move(rep.states[0])]
+    assert page.ply == 0 and f"as seen by {first}" in page.picture_title
+    assert page.el("legal-box").is_displayed()
+    choice.select_by_visible_text("public view")
+    assert "public view" in page.picture_title and not page.el("legal-box").is_displayed()
+    assert page.console() == []
+
+
+def test_a_link_to_a_move_opens_it_and_the_address_follows(browser, page_file):
+    path, rep = page_file
+    browser.get(path.as_uri() + "#5")
+    page = Replay(browser, path, url=path.as_uri() + "#5")
+    assert page.ply == 5 and "after move 5" in page.picture_title
+    page.press(RIGHT)
+    assert page.ply == 6 and browser.execute_script("return location.hash") == "#6"
+    browser.execute_script("location.hash = '#2'")
+    assert page.ply == 2 and "after move 2" in page.picture_title
+    assert page.console() == []
+
+
+def test_without_javascript_the_page_shows_a_picture(browser, open_page):
+    path, rep = open_page
+    n = len(rep.log.moves)
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(path.as_uri())
+        from selenium.webdriver.common.by import By
+
+        nojs = browser.find_element(By.ID, "nojs")
+        assert nojs.is_displayed() and f"move {n}" in nojs.text
+        svg = browser.find_element(By.CSS_SELECTOR, "#picture > svg")
+        assert svg.is_displayed() and svg.rect["width"] > 300
+        assert browser.find_element(By.ID, "move").text.startswith(f"Move {n}: ")
+        assert browser.find_element(By.ID, "legal-box").is_displayed()
+        assert not browser.find_element(By.ID, "bar").is_displayed()
+        shot = decode_png(browser.get_screenshot_as_png())
+        assert BLUE in shot.colours(), "the picture was not drawn"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+def test_on_a_412_px_phone_the_legend_is_legible(browser, page_file):
+    path, _ = page_file
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 412, "height": 915, "deviceScaleFactor": 2.625,
+                             "mobile": True})
+    try:
+        page = Replay(browser, path, keep_metrics=True)
+        page.press(END)
+        got = browser.execute_script(
+            "var svg = document.querySelector('#picture > svg');"
+            "var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
+            "var inside = Array.from(svg.querySelectorAll('.legend'));"
+            "var items = Array.from(document.querySelectorAll('#legend li'));"
+            "return {scale: scale, inner: innerWidth,"
+            "  hidden: inside.every(function (t) { return getComputedStyle(t).display === 'none'; }),"
+            "  inside: inside.map(function (t) { return t.textContent; }),"
+            "  items: items.map(function (t) { return t.textContent; }),"
+            "  sizes: items.map(function (t) { return parseFloat(getComputedStyle(t).fontSize); }),"
+            "  shown: items.every(function (t) { return t.getBoundingClientRect().height > 0; })};")
+        assert got["inner"] == 412
+        # Drawn in the picture the legend would be 13 px times the picture's scale.
+        assert 13 * got["scale"] < 8, got["scale"]
+        assert got["inside"] and got["hidden"], "the picture's own legend stays hidden"
+        assert got["items"] == got["inside"] and got["shown"]
+        assert min(got["sizes"]) >= 13, "the legend below the picture is full size"
+        assert page.console() == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# --- a forum post as the browser shows it (issue #26) --------------------------------------------
+
+
+@pytest.mark.parametrize("fenced", [True, False], ids=["code-block", "bare"])
+def test_a_forum_post_reads_back_from_the_text_a_browser_shows(browser, tmp_path, fenced):
+    """A refereed game's view file posted on a Markdown forum, in the code
+    block ``convert --to forum`` writes or bare, rendered (markdown-it-py,
+    CommonMark), shown in Chromium and copied as the browser gives its text
+    (``innerText``): it reads back. Bare, Markdown ate the soft breaks'
+    ``\\`` and the moves' numbers; the reader makes up for both."""
+    from markdown_it import MarkdownIt
+    from test_textform import views
+
+    from adjudicator import log, mailparse, textform
+
+    value = views()[0]  # no comment: nothing Markdown would eat for good
+    text = textform.forum(value) if fenced else textform.dumps(value)
+    assert "\\\n" in textform.dumps(value)  # it has soft breaks
+    page = tmp_path / "post.html"
+    page.write_text("<!DOCTYPE html><meta charset=utf-8><title>post</title><body>"
+                    + MarkdownIt("commonmark").render("Round 2, over to you:\n\n" + text + "\nCheers\n"),
+                    encoding="utf-8")
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(page.as_uri())
+    shown = browser.execute_script("return document.body.innerText")
+    assert "Round 2" in shown and "Cheers" in shown
+    assert log.encode(mailparse.extract(shown)) == log.encode(value)
+    assert log.encode(mailparse.extract(page.read_text())) == log.encode(value)
 
 
 # --- a PNG decoder, enough for Chromium's screenshots -----------------------------------------

@@ -9,6 +9,7 @@ wilds, tokens, and the last move's highlight read from its text.
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 
 import msgspec
@@ -133,3 +134,40 @@ def test_long_names_stay_left_of_the_corners():
     root = ET.fromstring(picture(state, 0, names=names))
     squeezed = [e for e in root.iter(f"{SVG}text") if e.get("textLength")]
     assert len(squeezed) == 4 and all(float(e.get("textLength")) <= 204 for e in squeezed)
+
+
+# --- what a covered card and a view file's footer show (issue #26) ----------------------------
+
+
+def test_a_market_card_under_another_shows_its_value_and_season_in_the_strip_left() -> None:
+    """The market's columns overlap downwards: of a card with another dealt
+    over it only the top 22 px show, so its value and season go there."""
+    state = fd.setup({**DEFAULTS, "wild": "any"}, NAMES[:3], "0")
+    v = fd.view(state, None)
+    assert any(len(column) > 1 for column in v.market)
+    root = ET.fromstring(picture(state, None))
+    strip = 22  # the market's step down a column
+    cards = [g for g in root.iter(f"{SVG}g") if g.get("class") == "card market"]
+    assert len(cards) == sum(len(column) for column in v.market)
+    for g in cards:
+        rect = g.find(f"{SVG}rect")
+        column = v.market[round((float(rect.get("x")) - 140) / 56)]
+        k = round((float(rect.get("y")) - 40) / strip)
+        card, top = column[k], float(rect.get("y"))
+        highest: dict[str, float] = {}
+        for t in g.iter(f"{SVG}text"):
+            highest[t.text] = min(highest.get(t.text, 1e9), float(t.get("y")))
+        assert card[2] in highest and card[:2] in highest
+        if k < len(column) - 1:  # value and season both in the strip left in sight
+            assert highest[card[2]] <= top + strip and highest[card[:2]] <= top + strip, highest
+
+
+def test_a_view_files_footer_points_at_the_scores_the_panels_show() -> None:
+    """A view file carries no standing (drawing.Scene.standing is None); its
+    picture's panels still show each player's score: the footer says where."""
+    state = fd.setup({**DEFAULTS, "wild": "any"}, NAMES[:2], "0")
+    scene = dataclasses.replace(drawing.scene(fd, NAMES[:2], state, 0, None, 0), standing=None)
+    svg = fd.draw(fd.view(state, 0), scene)
+    assert "not shown" not in svg
+    assert "in each player's panel" in texts(svg)
+    assert sum(t.startswith("score ") for t in texts(svg)) == 2

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from adjudicator import games, html, log as logmod, match
@@ -107,7 +108,8 @@ class Page(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append((tag, dict(attrs)))
-        if tag not in self.VOID:
+        in_svg = any(t == "svg" for t, _, _ in self.stack)  # (the picture shown as the page opens)
+        if tag not in self.VOID and not in_svg:
             self.problems.append(f"<{tag}/> is not a void element")
 
     def handle_endtag(self, tag: str) -> None:
@@ -303,3 +305,57 @@ def test_json_for_a_script_escapes_what_html_would_read():
     text = html.json_for_script({"x": "</script><!--&>\u2028\u2029"})
     assert not re.search(r"[<>&\u2028\u2029]", text)
     assert json.loads(text) == {"x": "</script><!--&>\u2028\u2029"}
+
+
+# --- where the page opens, with and without JavaScript (issue #26) ---------------------------
+
+
+def _under_way(moves: int = 9) -> match.Replay:
+    full = replay_of(EXAMPLE).log
+    return match.validate(msgspec.structs.replace(full, moves=full.moves[:moves], result=None),
+                          keep=True)
+
+
+def test_a_game_under_way_opens_on_the_player_to_move_with_the_legal_moves():
+    rep = _under_way()
+    game, n = rep.game, len(rep.log.moves)
+    views = all_views(rep)
+    text = html.page("Q-Turn", views, follow=True)
+    parsed = check_page(text, views)
+    data = data_of(parsed)
+    assert (data["follow"], data["start"]) == (True, n)
+    assert '<option value="-1" selected>player to move</option>' in text
+    # The HTML itself holds the position it opens on: no script needed to see it.
+    seat = game.to_move(rep.states[n])
+    assert f'<figure id="picture" aria-live="polite">{views[seat + 1][1][n].picture.rstrip()}</figure>' in text
+    legal = [game.format_move(rep.states[n], m) for m in game.legal_moves(rep.states[n])]
+    assert parsed.text["legal"] == "  ".join(legal)
+    assert parsed.text["ply"] == str(n) and parsed.text["move"].startswith(f"Move {n}: ")
+    assert parsed.text["turn"] == f"To move: {rep.players[seat]}"
+    assert f"move {n}" in parsed.text["nojs"]
+
+
+def test_a_finished_game_opens_on_the_start_and_without_following():
+    rep = replay_of(EXAMPLE)
+    views = all_views(rep)
+    text = html.page("Q-Turn", views)
+    data = data_of(check_page(text, views))
+    assert (data["follow"], data["start"]) == (False, 0)
+    assert "player to move" not in text
+    assert f'<figure id="picture" aria-live="polite">{views[0][1][0].picture.rstrip()}</figure>' in text
+
+
+def test_replay_html_of_an_open_game_offers_the_player_to_move(tmp_path):
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    game = tmp_path / "game.json"
+    game.write_bytes(logmod.encode(_under_way(5).log))
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(app, ["replay", str(game), "--html", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert '<option value="-1" selected>player to move</option>' in out.read_text()
+    result = CliRunner().invoke(app, ["replay", str(game), "--html", "--public", "-o", str(out),
+                                      "--force"])
+    assert result.exit_code == 0 and "player to move" not in out.read_text()

@@ -171,3 +171,71 @@ def test_a_refereed_view_file_is_drawn_from_its_view(tmp_path: Path) -> None:
     assert "not shown until the referee reveals the seed" in r.stdout
     r = runner.invoke(app, ["draw", str(game), "--as", "bob", "-o", str(tmp_path / "x.svg")])
     assert r.exit_code == 1 and "secret" in r.stderr
+
+
+# --- parts drawn once, shared by many pictures (issue #28) ------------------------------------
+
+
+def _longest(game_dir: Path) -> Path:
+    return max(sorted(game_dir.glob("*.json")),
+               key=lambda p: len(logmod.decode(p.read_bytes()).moves))
+
+
+@pytest.mark.parametrize("path", [_longest(d) for d in sorted((ROOT / "examples").iterdir())
+                                  if d.is_dir()], ids=lambda p: p.parent.name)
+def test_a_shared_part_is_what_drawing_it_again_would_give(path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay page draws each part of a table once for every picture it is
+    the same in (Canvas.shared): every picture is still, byte for byte, the
+    picture drawn from nothing. The first and last positions of the longest
+    example of each game, from every side, one after the other as a page draws them."""
+    lg = logmod.decode(path.read_bytes())
+    rep = match.validate(lg, keep=True)
+    plies = sorted({*range(min(6, len(lg.moves) + 1)), *range(max(0, len(lg.moves) - 6), len(lg.moves) + 1)})
+
+    def pictures() -> list[str]:
+        out = []
+        for seat in [None, *range(len(rep.players))]:
+            for ply in plies:
+                entry = lg.moves[ply - 1] if ply else None
+                ended = rep.ended if ply == len(lg.moves) else None
+                scene = drawing.scene(rep.game, rep.players, rep.states[ply], ply,
+                                      None if entry is None else (entry.by, entry.move), seat, ended)
+                out.append(rep.game.draw(rep.game.view(rep.states[ply], seat), scene))
+        return out
+
+    shared = pictures()
+    again = pictures()  # every part now drawn before
+    with monkeypatch.context() as m:
+        m.setattr(drawing.Canvas, "shared", lambda self, key, draw: draw())
+        alone = pictures()
+    assert shared == alone and again == alone
+
+
+def test_atlas_stacks_stay_inside_their_row_and_clear_of_each_other() -> None:
+    """A stack's label (chips, Time or Place) sits under its card inside the
+    suit's row, never across the border to the next row, and two stacks side
+    by side never touch (issue #26)."""
+    from adjudicator.games.atlas.picture import TINT
+
+    checked = 0
+    for path in sorted((ROOT / "examples" / "atlas").glob("*.json")):
+        log = logmod.decode(path.read_bytes())
+        rep = match.validate(log, keep=True)
+        for ply in range(0, len(log.moves) + 1, 3):
+            scene = drawing.scene(rep.game, rep.players, rep.states[ply], ply, None, None)
+            root = ET.fromstring(rep.game.draw(rep.game.view(rep.states[ply], None), scene))
+            box = lambda r: tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))  # noqa: E731
+            rows = [box(r) for r in root.iter(f"{SVG}rect") if r.get("fill") in TINT]
+            assert len(rows) == 4
+            pills = [box(g.find(f"{SVG}rect")) for g in root.iter(f"{SVG}g")
+                     if (g.get("class") or "").startswith("stack")]
+            for _x, y, _w, h in pills:
+                (row,) = [r for r in rows if r[1] <= y + h / 2 <= r[1] + r[3]]
+                assert row[1] + 2 <= y and y + h <= row[1] + row[3] - 4, (path.name, ply, row, y, h)
+            for a in pills:
+                for b in pills:
+                    if a is not b and abs(a[1] - b[1]) < 1:
+                        assert a[0] + a[2] + 2 <= b[0] or b[0] + b[2] + 2 <= a[0], (path.name, ply, a, b)
+            checked += len(pills)
+    assert checked > 100

@@ -430,7 +430,8 @@ def _replay_html(stored: Log, data: Log, as_: str | None, public: bool,
     else:
         seats = [None, *range(len(rep.players))]
     page = html_.page(f"{rep.game.title}: {', '.join(rep.players)}", html_.views(rep, seats),
-                      subtitle=f"{len(data.moves)} moves; {match.describe(data.result)}")
+                      subtitle=f"{len(data.moves)} moves; {match.describe(data.result)}",
+                      follow=len(seats) > 1)
     files.write(output, page.encode("utf-8"), replace=force)
     typer.echo(f"Wrote {output}: {len(data.moves) + 1} positions, "
                f"{len(seats)} view{'s' * (len(seats) != 1)}.")

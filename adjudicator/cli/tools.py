@@ -67,31 +67,45 @@ def rules(
 
 def convert(
     log: LogArg,
-    to: Annotated[str, typer.Option("--to", metavar="FORM", help="'text' (for mail and forums) or 'json'.")],
+    to: Annotated[str, typer.Option("--to", metavar="FORM", help="'text' (for mail), 'forum' (the text form in a code block of a forum post) or 'json'.")],
+    style: Annotated[str | None, typer.Option("--style", metavar="MARKUP", help="With --to forum: 'markdown' (Reddit, Discourse, Discord; the default) or 'bbcode' (phpBB, BoardGameGeek).")] = None,
     output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout.")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Convert a log or view file between JSON and the text form, losslessly.
 
     The text form (notation/text-form.md) is pure ASCII within 72 columns and
-    survives being pasted into a mail or a forum post, quoted and re-wrapped;
-    every command reads it, and a whole mail message holding it, as well.
+    survives being pasted into a mail, quoted and re-wrapped; every command
+    reads it, and a whole mail message holding it, as well. On a forum, post
+    --to forum: the text form in a code block, which the forum shows as it
+    is; every command reads the post back, as written or as the forum shows it.
 
     \b
-    Example: adjudicator convert game.json --to text -o game.txt
+    Example: adjudicator convert game.json --to forum --style bbcode -o post.txt
     """
+    from .. import textform
+
     form = to.strip().lower()
-    if form not in ("text", "json"):
-        raise UsageError(f"--to {to!r}: text or json")
+    if form not in ("text", "json", "forum"):
+        raise UsageError(f"--to {to!r}: text, forum or json")
+    markup = "markdown" if style is None else style.strip().lower()
+    if style is not None and form != "forum":
+        raise UsageError("--style goes with --to forum")
+    if markup not in textform.FORUM_STYLES:
+        raise UsageError(f"--style {style!r}: {' or '.join(textform.FORUM_STYLES)}")
     value = actions.found(log).value
-    data = actions.encoded(value, form, log)
+    if form == "forum":
+        data = textform.forum(value, markup).encode("ascii")
+    else:
+        data = actions.encoded(value, form, log)
     if output is None:
         put(data)
         return
     # A view file holds its player's hand: its copy is theirs alone to read.
     files.write(output, data, replace=force, private=isinstance(value, ViewFile))
     kind = "view file" if isinstance(value, ViewFile) else "log"
-    typer.echo(f"Wrote {output}: the {kind} in the {'text form' if form == 'text' else 'JSON form'}.")
+    how = {"text": "the text form", "json": "the JSON form", "forum": f"a {markup} code block"}[form]
+    typer.echo(f"Wrote {output}: the {kind} in {how}.")
 
 
 def schema(

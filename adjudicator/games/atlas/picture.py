@@ -14,17 +14,18 @@ only: the card it played is outlined in vermilion.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from typing import Any
 
-from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, Canvas, picture
+import msgspec
+
+from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, Canvas, Element, picture
 from ...engine import Scene
 from .cards import CARD_INDEX, NUMBERS, SUIT_NAMES, SUITS
 from .rules import View
 
 LEFT = 96  # the left edge of the first column
 COLUMN = 86  # one number column
-ROW = 98  # one suit row: the card and the stack under it
+ROW = 108  # one suit row: the card, and the stack under it clear of the row's edge
 TOP = 30  # the top of the first row
 CARD_W, CARD_H = 58, 66
 BOARD_END = TOP + 4 * ROW
@@ -61,7 +62,8 @@ def draw(v: View, scene: Scene) -> str:
         last = card if card in CARD_INDEX else None
     height = PANEL + 28 + PLAYER * len(v.players)
     legend = [BACKS + OUT * bool(v.out_of_game) + ".", CHIPS] + [LAST] * (last is not None)
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   key=("atlas", msgspec.json.encode(v), last))
 
 
 def _table(c: Canvas, v: View, last: str | None) -> None:
@@ -112,7 +114,7 @@ def _cls(name: str) -> dict[str, Any]:
     return {"class": name}
 
 
-def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str) -> ET.Element:
+def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str) -> Element:
     """A face-up card: its number, large, over its suit's name."""
     suit = SUITS.index(text[-1])
     g = c.group(**_cls(cls))
@@ -131,7 +133,7 @@ def _face(c: Canvas, x: float, y: float, w: float, h: float, text: str, cls: str
     return g
 
 
-def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str) -> ET.Element:
+def _back(c: Canvas, x: float, y: float, w: float, h: float, cls: str) -> Element:
     """A face-down card: the same back for every card."""
     g = c.group(**_cls(cls))
     c.rect(x, y, w, h, fill=BACK, stroke=BACK_EDGE, width=1.5, rx=6 if w > 40 else 4, parent=g)
@@ -148,10 +150,12 @@ def _stack(c: Canvas, cx: float, y: float, seat: int, chips: int, side: str, sco
     """A stack of chips: the owner's mark, the number of chips and the side."""
     g = c.group(**_cls("stack scored" if scored else "stack"))
     label = f"{chips} {side}" + (" \u2713" if scored else "")
-    width = 24 + 8 * len(label)
+    # Within its column, so that two stacks side by side never touch.
+    size = 13 if len(label) <= 7 else 12
+    width = min(24 + size * 0.62 * len(label), COLUMN - 6)
     c.rect(cx - width / 2, y - 12, width, 20, fill=PAPER, stroke=FAINT, rx=10, parent=g)
     c.mark(seat, cx - width / 2 + 11, y - 2, 6.5, parent=g)
-    c.text(cx - width / 2 + 20, y + 3, label, size=13, weight="bold" if scored else None,
+    c.text(cx - width / 2 + 20, y + 3, label, size=size, weight="bold" if scored else None,
            parent=g)
     c.title(g, title)
 

@@ -17,9 +17,11 @@ in vermilion.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+from functools import partial
 
-from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, Canvas, num, picture
+import msgspec
+
+from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, Canvas, Element, num, picture
 from ...engine import Scene
 from .rules import SEASON_NAMES, SEASONS, CornerView, PlayerView, View
 
@@ -69,7 +71,9 @@ def draw(v: View, scene: Scene) -> str:
     last = _last(scene)
     height = MIDDLE + len(v.players) * (PANEL + GAP)
     legend = LEGEND + [LAST] * (last is not None)
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    # A view file carries no standing, but every panel shows its player's score.
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   no_score="in each player's panel")
 
 
 def _last(scene: Scene) -> tuple[str, str, str] | None:
@@ -94,16 +98,24 @@ def _last(scene: Scene) -> tuple[str, str, str] | None:
 
 
 def _table(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
-    _middle(c, v, last)
+    # Most of a table is as it was a move before, and as another viewer sees
+    # it: each part is drawn once for all the pictures it is the same in.
+    c.shared(("fifteen-days middle", v.market, v.discard, v.piles, v.pile_backs, v.wild_supply,
+              v.feather_supply, v.animal_supply, None if last is None else last[1:]),
+             lambda: _middle(c, v, last))
+    _now(c, v)
     for seat, pv in enumerate(v.players):
-        _player(c, v, seat, pv, MIDDLE + seat * (PANEL + GAP), last)
+        mine = last if last is not None and last[0] == pv.name else None
+        c.shared(("fifteen-days player", seat, msgspec.json.encode(pv), v.to_move == pv.name,
+                  v.viewer == pv.name, v.first == pv.name, mine),
+                 partial(_player, c, v, seat, pv, MIDDLE + seat * (PANEL + GAP), last))
 
 
 # --- cards ------------------------------------------------------------------------------
 
 
 def _face(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str,
-          title: str | None = None, index: bool = False) -> ET.Element:
+          title: str | None = None, index: bool = False) -> Element:
     """A face-up card: its value, large, over its season's code; a wild
     (``Su4*``) dashed, with a star. ``index``: value and season in the top
     left corner, readable when the card is mostly covered by the next."""
@@ -126,7 +138,7 @@ def _face(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str
 
 
 def _back(c: Canvas, x: float, y: float, w: float, h: float, season: int | None, cls: str,
-          title: str) -> ET.Element:
+          title: str) -> Element:
     """A face-down card: the colour and code of its back when it is known."""
     g = c.group(class_=cls)
     fill = "#6b7280" if season is None else BACK_FILL[season]
@@ -149,7 +161,7 @@ def _taken(c: Canvas, x: float, y: float, w: float, h: float) -> None:
            stroke_dasharray="6 4", class_="last")
 
 
-def _feather(c: Canvas, x: float, y: float, parent: ET.Element | None = None) -> None:
+def _feather(c: Canvas, x: float, y: float, parent: Element | None = None) -> None:
     """A feather token: a quill, 12 px wide and 16 high, from its top left."""
     d = (f"M {num(x + 10)} {num(y)} C {num(x + 2)} {num(y + 4)} {num(x)} {num(y + 10)} "
          f"{num(x + 2)} {num(y + 16)} C {num(x + 8)} {num(y + 12)} {num(x + 12)} {num(y + 6)} "
@@ -202,8 +214,15 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
         x = 140 + i * (CARD_W + 12)
         c.text(x + CARD_W / 2, top - 4, "abc"[i], size=13, anchor="middle", weight="bold")
         for k, card in enumerate(column):
-            _face(c, x, top + k * step, CARD_W, CARD_H, card, "card market",
-                  f"column {'abc'[i]}" + (", can be taken" if k == len(column) - 1 else ""))
+            # A card with another dealt over it shows only its top strip:
+            # its value goes in the corner there, as in the discard pile's fan.
+            covered = k < len(column) - 1
+            g = _face(c, x, top + k * step, CARD_W, CARD_H, card, "card market",
+                      f"column {'abc'[i]}" + (", can be taken" if not covered else ""),
+                      index=covered)
+            if covered:  # and its season beside it, not by its colour alone
+                c.text(x + CARD_W - 5, top + k * step + 17, card[:2], size=12, anchor="end",
+                       weight="bold", fill=SEASON_INK[SEASONS.index(card[:2])], parent=g)
         if not column:
             c.rect(x, top, CARD_W, CARD_H, stroke="#bbbbbb", rx=5, stroke_dasharray="3 4",
                    class_="column empty")
@@ -254,7 +273,10 @@ def _middle(c: Canvas, v: View, last: tuple[str, str, str] | None) -> None:
             ax += _animal(c, ax, ay, a, held=False) + 6
     if not v.animal_supply:
         c.text(sx, top + 74, "no animal left", size=12, fill=MUTED)
-    # The decision due and the end, in words.
+
+
+def _now(c: Canvas, v: View) -> None:
+    """The decision due and the end, in words."""
     c.text(20, MIDDLE - 28, "Now: " + v.turn, size=14)
     if v.end:
         c.text(20, MIDDLE - 10, "End: " + v.end, size=14, fill=HIGHLIGHT)
@@ -324,7 +346,9 @@ def _player(c: Canvas, v: View, seat: int, pv: PlayerView, top: float,
     for i, corner in enumerate(pv.corners):
         cx = CORNER_X + (i % 2) * (CORNER_W + 6)
         cy = top + 14 + (i // 2) * (CORNER_H + 20)
-        _corner(c, cx, cy, corner, last[1:] if last is not None and mine else None)
+        lit = last[1:] if last is not None and mine else None
+        c.shared(("fifteen-days corner", cx, cy, msgspec.json.encode(corner), lit),
+                 partial(_corner, c, cx, cy, corner, lit))
 
 
 def _corner(c: Canvas, x: float, y: float, corner: CornerView,

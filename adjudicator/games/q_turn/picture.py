@@ -12,7 +12,10 @@ outlined, and a disk it turned is ringed.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
+
+import msgspec
 
 from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, Canvas, picture
 from ...engine import Scene
@@ -45,7 +48,9 @@ def draw(v: View, scene: Scene) -> str:
     16
     """
     last = _last_move(v, scene)
-    return picture(scene, BODY, lambda c: _table(c, v, last), legend=LEGEND)
+    # Every seat sees the same table: one drawing serves every viewer.
+    key = ("q-turn", msgspec.json.encode(msgspec.structs.replace(v, viewer=None)), last)
+    return picture(scene, BODY, lambda c: _table(c, v, last), legend=LEGEND, key=key)
 
 
 def _centre(square: str) -> tuple[float, float]:
@@ -78,7 +83,19 @@ def _last_move(v: View, scene: Scene) -> tuple[str | None, str | None, str | Non
 
 def _table(c: Canvas, v: View, last: tuple[str | None, str | None, str | None]) -> None:
     moved, turned, note = last
-    # The board: files and ranks as in the notation.
+    c.shared(("q-turn board",), lambda: _board(c))
+    homes = {sq: seat for seat, sq in enumerate(v.homes) if sq is not None}
+    at = {sq: seat for seat, sq in enumerate(v.tokens) if sq is not None}
+    for square, code in v.disks.items():
+        # A square is drawn once for every picture it looks the same in.
+        c.shared(("q-turn square", square, code, square == v.orienting, square == turned,
+                  at.get(square), square == moved, homes.get(square), v.players),
+                 partial(_square, c, v, square, code, turned, moved, at, homes))
+    _panel(c, v, note)
+
+
+def _board(c: Canvas) -> None:
+    """The board: files and ranks as in the notation."""
     for col, f in enumerate(FILES):
         c.text(LEFT + col * CELL + CELL / 2, TOP + 4 * CELL + 24, f, size=16, anchor="middle",
                fill=MUTED)
@@ -89,25 +106,26 @@ def _table(c: Canvas, v: View, last: tuple[str | None, str | None, str | None]) 
     for k in range(1, 4):
         c.line(LEFT + k * CELL, TOP, LEFT + k * CELL, TOP + 4 * CELL, stroke="#d0d0d0")
         c.line(LEFT, TOP + k * CELL, LEFT + 4 * CELL, TOP + k * CELL, stroke="#d0d0d0")
-    homes = {sq: seat for seat, sq in enumerate(v.homes) if sq is not None}
-    at = {sq: seat for seat, sq in enumerate(v.tokens) if sq is not None}
-    for square, code in v.disks.items():
-        x, y = _centre(square)
-        named: dict[str, Any] = {"class": "square", "data-square": square}
-        g = c.group(**named)
-        c.title(g, _describe(v, square, code, at.get(square), homes.get(square)))
-        _disk(c, g, x, y, code, square == v.orienting)
-        if square == turned:
-            c.circle(x, y, RADIUS + 5, stroke=HIGHLIGHT, width=3, stroke_dasharray="7 4",
-                     parent=g, **{"class": "turned"})
-        if square in at:
-            _token(c, g, at[square], x, y)
-        if square == moved:
-            c.rect(x - CELL / 2 + 3, y - CELL / 2 + 3, CELL - 6, CELL - 6, stroke=HIGHLIGHT,
-                   width=4, rx=6, parent=g, **{"class": "last-move"})
-        if square in homes:
-            _flag(c, g, square, homes[square])
-    _panel(c, v, note)
+
+
+def _square(c: Canvas, v: View, square: str, code: str, turned: str | None, moved: str | None,
+            at: dict[str, int], homes: dict[str, int]) -> None:
+    """One square: its disk, a token on it, a starting corner, the last move."""
+    x, y = _centre(square)
+    named: dict[str, Any] = {"class": "square", "data-square": square}
+    g = c.group(**named)
+    c.title(g, _describe(v, square, code, at.get(square), homes.get(square)))
+    _disk(c, g, x, y, code, square == v.orienting)
+    if square == turned:
+        c.circle(x, y, RADIUS + 5, stroke=HIGHLIGHT, width=3, stroke_dasharray="7 4",
+                 parent=g, **{"class": "turned"})
+    if square in at:
+        _token(c, g, at[square], x, y)
+    if square == moved:
+        c.rect(x - CELL / 2 + 3, y - CELL / 2 + 3, CELL - 6, CELL - 6, stroke=HIGHLIGHT,
+               width=4, rx=6, parent=g, **{"class": "last-move"})
+    if square in homes:
+        _flag(c, g, square, homes[square])
 
 
 def _describe(v: View, square: str, code: str, seat: int | None, home: int | None) -> str:

@@ -16,9 +16,11 @@ the bid it made, is outlined in vermilion.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+from functools import partial
 
-from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, WIDTH, Canvas, picture
+import msgspec
+
+from ...drawing import FAINT, HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, WIDTH, Canvas, Element, picture
 from ...engine import Scene
 from .cards import PAWNS, SUIT_NAMES, SUITS
 from .rules import View
@@ -66,7 +68,9 @@ def draw(v: View, scene: Scene) -> str:
     last = _last_move(v, scene)
     height = _grid_top(v) + _grid_height(v) + _results_height(v)
     legend = [*LEGEND, *[TRICKS] * bool(v.tricks_played), *[LAST] * (last is not None)]
-    return picture(scene, height, lambda c: _table(c, v, last), legend=legend)
+    # A view file carries no standing, but every panel shows its player's score.
+    return picture(scene, height, lambda c: _table(c, v, last), legend=legend,
+                   no_score="in each player's panel")
 
 
 def _last_move(v: View, scene: Scene) -> tuple[str, str] | None:
@@ -124,7 +128,7 @@ def _card(c: Canvas, x: float, y: float, w: float, h: float, card: str, cls: str
     c.title(g, f"{card}: {SUIT_NAMES[suit]} {card[1:]}" + (", trump" if suit == 0 else ""))
 
 
-def _back(c: Canvas, x: float, y: float, w: float, h: float, parent: ET.Element) -> None:
+def _back(c: Canvas, x: float, y: float, w: float, h: float, parent: Element) -> None:
     c.rect(x, y, w, h, fill="#4b5c82", stroke="#2e3a57", width=1.2, rx=4, parent=parent)
     c.rect(x + 3, y + 3, w - 6, h - 6, stroke="#8595bb", rx=2, parent=parent)
 
@@ -162,11 +166,26 @@ def _table(c: Canvas, v: View, last: tuple[str, str] | None) -> None:
         status = f"Hand {v.hand} of {v.hands_in_game} \u00b7 placement round {v.round} of {v.rounds}"
     c.text(12, STATUS, f"{status} \u00b7 trump: pink \u00b7 start player: {v.start_player}",
            size=15, weight="bold")
-    _headers(c, v)
-    for p in range(len(v.players)):
-        _band(c, v, p, last)
+    # The headers, a band, the grid: each drawn once for every picture it is
+    # the same in (a move changes a band or two, a viewer sees one hand).
+    c.shared(("time-palatrix headers", v.locations, v.follow), lambda: _headers(c, v))
+    for p, name in enumerate(v.players):
+        bid = last if last == ("bid", name) else None
+        c.shared(("time-palatrix band", p, name, v.to_move == name, v.start_player == name,
+                  v.bids[p], v.phase == "over", v.tricks[p], v.scores[p], bid),
+                 partial(_band, c, v, p, last))
+        card = last if last is not None and last[0] == "card" and last[1] in v.boards[p] else None
+        c.shared(("time-palatrix board", p, name, v.locations, v.boards[p],
+                  tuple(s == name for s in v.follow_set_by), card),
+                 partial(_board, c, v, p, last))
+        c.shared(("time-palatrix hand", p, name, v.locations, v.viewer == name,
+                  v.my_cards if v.viewer == name else None, v.cards_in_hand[p]),
+                 partial(_hand, c, v, p))
     if v.tricks_played:
-        _grid(c, v, last)
+        lit = last is not None and last[0] == "card" and not any(last[1] in b for b in v.boards)
+        c.shared(("time-palatrix grid", msgspec.json.encode(v.tricks_played), v.hand,
+                  v.phase == "over", v.players, last if lit else None),
+                 lambda: _grid(c, v, last))
     if v.results:
         _results(c, v)
 
@@ -180,7 +199,7 @@ def _headers(c: Canvas, v: View) -> None:
         _pawn(c, x + 8, HEAD + 20, 14, PAWN_FILL[loc], f"location {loc + 1}: the {PAWNS[loc]} pawn",
               cls="location-pawn")
         label = c.text(x + 18, HEAD + 16, f"{loc + 1} ", size=13, weight="bold")
-        ET.SubElement(label, "tspan", {"font-weight": "normal"}).text = PAWNS[loc]
+        c.element("tspan", label, font_weight="normal").text = PAWNS[loc]
         suit = v.follow[loc]  # who set it: the small pawn on their card
         if suit is None:
             c.text(x, HEAD + 38, "open", size=12, fill=MUTED)
@@ -227,7 +246,12 @@ def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
     for k in range(won):
         c.rect(52 + k * 11, y - 10, 9, 9, fill=CUBE, stroke=None, rx=1.5, class_="cube")
     c.text(52 + won * 11 + (4 if won else 0), y, f"{won} \u00b7 {v.scores[p]} pts", size=13)
-    # The player board.
+
+
+def _board(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
+    """A player's board: a slot a location, the card placed there."""
+    name = v.players[p]
+    top = BANDS + p * BAND
     for loc in range(v.locations):
         x = _slot_x(loc)
         g = c.group(class_="location")
@@ -247,7 +271,12 @@ def _band(c: Canvas, v: View, p: int, last: tuple[str, str] | None) -> None:
         if last == ("card", card):
             c.rect(cx - 4, cy - 4, CARD_W + 8, CARD_H + 8, stroke=HIGHLIGHT, width=3, rx=7,
                    class_="last")
-    # The hand: face up for the viewer, a face-down count for everyone else.
+
+
+def _hand(c: Canvas, v: View, p: int) -> None:
+    """A player's hand: face up for the viewer, a face-down count for everyone else."""
+    name = v.players[p]
+    top = BANDS + p * BAND
     hx = _slot_x(v.locations) + 4
     if v.viewer == name and v.my_cards is not None:
         for k, card in enumerate(v.my_cards):
