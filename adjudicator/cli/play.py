@@ -133,22 +133,37 @@ def _spectate(seen: actions.Spectated, json_: bool, ascii_: bool) -> None:
                                    present.tag_lines(seen.log, look), seen.signed))
 
 
-def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None:
+def legal(
+    log: LogArg,
+    secret: SecretOpt = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Say beside each move what it would do, in the rule text's words.")] = False,
+    json_: JsonOpt = False,
+    ascii_: AsciiOpt = False,
+) -> None:
     """List the legal moves of the player to move, one per line.
 
-    With --json: {"player": NAME or null, "moves": [...]}, an empty list once
-    the game is over. LOG may also be a view file from the referee.
+    With --explain, each move is followed by what it would do, in the words
+    of the rule text (folded at 72 columns). With --json: {"player": NAME or
+    null, "moves": [...], "words": [...] with --explain, else null}, an
+    empty list once the game is over. LOG may also be a view file from the
+    referee.
 
     \b
-    Example: adjudicator legal game.json --json
+    Example: adjudicator legal game.json --explain
     """
-    player, moves = actions.legal(actions.found(log), actions.source(log), secret)
+    player, told = actions.explain(actions.found(log), actions.source(log), secret,
+                                   words=explain)
+    moves = [move for move, _ in told]
     if json_:
         from ..outputs import Legal
 
-        echo_json(Legal(player=player, moves=moves))
+        echo_json(Legal(player=player, moves=moves,
+                        words=[w for _, w in told] if explain else None))
     elif player is None:
         typer.echo("The game is over: no legal moves.", err=True)
+    elif explain:
+        look = style(ascii_)
+        typer.echo("\n".join(present.explained_lines(told, look)))
     else:
         typer.echo("\n".join(moves))
 
@@ -218,6 +233,8 @@ def _record(log: str, raw: bytes, got: actions.Found, moves: list[str], *,
     count = len(done.added)
     typer.echo(safe(f"Recorded {count} move{'s' * (count != 1)} in {log}: "
                     + " ".join(e.move for e in done.added), look))
+    for words in done.said:
+        typer.echo(fold(f"  {words}", look, names))
     if done.taken is not None and done.taken.dropped:
         for line in done.taken.notes()[1:]:
             typer.echo(fold(f"{done.taken.player}'s queue: {line}", look, names))
