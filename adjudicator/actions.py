@@ -20,7 +20,7 @@ import msgspec
 from . import bulk, files, log as logmod, match, narrating, referee
 from .bulk import Source
 from .engine import GameSpec, Scene
-from .errors import AdjudicatorError, BadLogError, UsageError, one_line
+from .errors import AdjudicatorError, BadLogError, UsageError, counted, one_line
 from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 from .outputs import Audited, Checked, Position
 
@@ -88,7 +88,8 @@ def encoded(value: Log | ViewFile, form: str, path: str) -> bytes:
         return textform.dumps(value).encode("ascii")
     raise AdjudicatorError(
         f"{source(path)}: the game is inside a mail message or other text, which is not "
-        f"rewritten: save it first (adjudicator convert {source(path)} -o game.json) and use that"
+        f"rewritten: save it first (adjudicator convert {source(path)} --to json -o game.json) "
+        "and use that"
     )
 
 
@@ -566,7 +567,7 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
         encoded(stored, form, path)  # refuses, saying how to go on
     if expect is not None and expect != len(stored.moves):
         raise AdjudicatorError(
-            f"{source(path)}: holds {len(stored.moves)} moves, not {expect} (--expect): "
+            f"{source(path)}: holds {counted(len(stored.moves), 'move')}, not {expect} (--expect): "
             "the moves answer another position; nothing recorded"
         )
     key_text = private_key(key_path)
@@ -679,7 +680,7 @@ def validate_one(source: Source, secret: Secret | None = None) -> tuple[Checked,
                     "it can be checked until the referee reveals the seed")
             entry.update(valid=True, result=data.result,
                          unchecked="the legality of the moves and the result: the seed is secret")
-            line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+            line = (f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, refereed: signed "
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
@@ -687,7 +688,7 @@ def validate_one(source: Source, secret: Secret | None = None) -> tuple[Checked,
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
             state = (f"over, {match.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
-            line = one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+            line = one_line(f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, {state}")
     except AdjudicatorError as e:
         entry["error"] = error_info(e)
         line = named(path, e)

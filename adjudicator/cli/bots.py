@@ -14,7 +14,7 @@ import typer
 
 from .. import actions, files, log as logmod, narrating, present
 from ..errors import AdjudicatorError, one_line
-from .common import AsciiOpt, AsOpt, ForceOpt, JsonOpt, SecretOpt, echo_json, style
+from .common import AsciiOpt, AsOpt, ForceOpt, JsonOpt, SecretOpt, echo_json, known_game, style
 
 BotOpt = Annotated[str, typer.Option(
     "--bot", metavar="LEVEL",
@@ -102,6 +102,7 @@ def play(
         raise AdjudicatorError("no person at the table: use 'adjudicator simulate --bot' "
                                "for a game of bots")
     seed = token_hex(8) if seed is None else seed
+    known_game(game)
     table = tables.Table.new(game, seats, seed, actions.params_of(param))
     look = style(ascii_)
     files.write(output, logmod.encode(table.log), replace=force)

@@ -12,7 +12,7 @@ import typer
 from .. import actions, files, match, present
 from .. import log as logmod
 from ..engine import Style
-from ..errors import UsageError
+from ..errors import UsageError, counted
 from ..log import Log, ViewFile
 from ..present import fold, safe
 from .common import (
@@ -24,6 +24,7 @@ from .common import (
     LogArg,
     SecretOpt,
     echo_json,
+    known_game,
     put,
     style,
 )
@@ -58,6 +59,7 @@ def new(
     \b
     Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
     """
+    known_game(game)
     started = actions.new_game(game, players, seed, param, key, tag, clock=clock,
                                deadline=deadline, output=output, refereed=referee,
                                secret_path=secret, replace=force, time=time)
@@ -95,6 +97,8 @@ def show(
     \b
     Example: adjudicator show game.json --as bob --at 5
     """
+    if as_ is not None and public:
+        raise UsageError("give --as PLAYER or --public, not both")
     value = actions.found(log).value
     name = actions.source(log)
     if isinstance(value, ViewFile):
@@ -389,7 +393,7 @@ def _replay_html(stored: Log, data: Log, as_: str | None, public: bool,
     else:
         seats = [None, *range(len(rep.players))]
     page = html_.page(f"{rep.game.title}: {', '.join(rep.players)}", html_.views(rep, seats),
-                      subtitle=f"{len(data.moves)} moves; {match.describe(data.result)}")
+                      subtitle=f"{counted(len(data.moves), 'move')}; {match.describe(data.result)}")
     files.write(output, page.encode("utf-8"), replace=force)
     typer.echo(f"Wrote {output}: {len(data.moves) + 1} positions, "
                f"{len(seats)} view{'s' * (len(seats) != 1)}.")
@@ -408,7 +412,7 @@ def _replay_unseen(stored: Log, as_: str | None, public: bool, output: str | Non
     seen = actions.spectate(stored, as_player=as_)
     page = html_.page(f"{seen.game.title}: {', '.join(stored.players)}",
                       [("public view", html_.unseen_frames(seen.game, stored))],
-                      subtitle=f"{len(stored.moves)} moves; {match.describe(stored.result)}; "
+                      subtitle=f"{counted(len(stored.moves), 'move')}; {match.describe(stored.result)}; "
                                "the seed is secret: no board until the referee reveals it")
     files.write(output, page.encode("utf-8"), replace=force)
     typer.echo(f"Wrote {output}: {len(stored.moves) + 1} positions, the public view "
