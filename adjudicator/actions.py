@@ -17,10 +17,10 @@ from typing import Any
 
 import msgspec
 
-from . import bulk, files, log as logmod, match, pinning, referee
+from . import bulk, files, log as logmod, match, narrating, pinning, referee
 from .bulk import Source
 from .engine import GameSpec, Scene
-from .errors import AdjudicatorError, BadLogError, UsageError, one_line
+from .errors import AdjudicatorError, BadLogError, UsageError, counted, one_line
 from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 from .outputs import Audited, Checked, Position
 
@@ -103,7 +103,8 @@ def encoded(value: Log | ViewFile, form: str, path: str) -> bytes:
         return textform.dumps(value).encode("ascii")
     raise AdjudicatorError(
         f"{source(path)}: the game is inside a mail message or other text, which is not "
-        f"rewritten: save it first (adjudicator convert {source(path)} -o game.json) and use that"
+        f"rewritten: save it first (adjudicator convert {source(path)} --to json -o game.json) "
+        "and use that"
     )
 
 
@@ -147,11 +148,15 @@ def deadline(log: Log, to_move: str | None = None) -> str | None:
 
 
 def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool,
-             since: bool = False) -> Position:
+             since: bool = False, before: Any = None) -> Position:
     """One position as seen by ``viewer``; the player to move when ``default_viewer``.
     With ``since`` (a replay that kept its states up to ``ply``), what
-    happened since the viewer last moved."""
+    happened since the viewer last moved. ``before`` is the state before the
+    last move (taken from the replay when it kept its states), to say in
+    words what that move did."""
     game = rep.game
+    if before is None and ply > 0 and len(rep.states) > ply:
+        before = rep.states[ply - 1]
     last = ply == len(rep.log.moves) and state is rep.state
     ended = rep.ended if last else None
     to_move = None if ended is not None else game.to_move(state)
@@ -177,6 +182,8 @@ def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defaul
         proposal=rep.pending.words() if last and rep.pending is not None else None,
         answer_by=answer_by,
         since=list(match.since(rep, viewer)) if since and viewer is not None else [],
+        said=None if before is None or ply == 0 else
+        narrating.said(game, rep.log, ply - 1, before, state, viewer) or None,
     )
 
 
@@ -211,7 +218,10 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     viewer = seat(rep, as_player)
     ply = len(data.moves) if at is None else at
     default = as_player is None and not public
-    return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since))
+    # The state before the last move, to tell what it did (on the fast path).
+    before = match.replay(data, upto=ply - 1).state if ply and not since else None
+    return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since,
+                                          before=before))
 
 
 # --- a refereed game whose seed is secret, as anyone may see it -------------------------------
@@ -290,14 +300,35 @@ def legal(got: Found, name: str, secret_path: str | None = None) -> tuple[str | 
     """The player to move and their legal moves (none once the game is over),
     from a log (the secret file at ``secret_path`` unlocks a refereed one)
     or from the view file of the player to move."""
+    player, told = explain(got, name, secret_path, words=False)
+    return player, [move for move, _ in told]
+
+
+def explain(got: Found, name: str, secret_path: str | None = None,
+            words: bool = True) -> tuple[str | None, list[tuple[str, str]]]:
+    """:func:`legal` with what each move would do, in the rule text's words
+    (``legal --explain``), told from the view of the player to move."""
     value = got.value
     if isinstance(value, ViewFile):
-        referee.check_view(value, name)
+        seen = referee.check_view(value, name)
         if value.legal is None and value.to_move is not None:
             raise AdjudicatorError(f"{name}: it is {value.to_move}'s turn, not {value.player}'s")
-        return value.to_move, list(value.legal or ())
+        moves = list(value.legal or ())
+        if not words:
+            return value.to_move, [(m, "") for m in moves]
+        from . import games
+
+        try:
+            return value.to_move, narrating.explained(games.get(value.log.game), seen, moves)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            raise BadLogError(f"{name}: its view does not describe the position of its "
+                              "legal moves") from None
     rep = match.validate(match.unlock(value, read_secret(secret_path)))
-    return rep.to_move(), list(rep.legal())
+    moves = list(rep.legal())
+    mover = rep.seat()
+    if not words or mover is None:
+        return rep.to_move(), [(m, "") for m in moves]
+    return rep.to_move(), narrating.explained(rep.game, rep.game.view(rep.state, mover), moves)
 
 
 def picture(log: Log, secret_path: str | None = None, *, as_player: str | None = None,
@@ -459,10 +490,10 @@ def simulate(game: str, players: str, seed: str | None, params: Sequence[str] = 
 
 def hint(got: Found, name: str, as_player: str | None = None, secret_path: str | None = None,
          *, level: str = "standard", seconds: float | None = None,
-         seed: str = "hint") -> tuple[GameSpec, str, int, Any]:
+         seed: str = "hint") -> tuple[GameSpec, str, int, Any, Any]:
     """What a bot thinks of the moves of the player to move: the game, the
-    player, the move number and the bot's :class:`adjudicator.bots.Decision`
-    (its moves ranked). From a log (open, or refereed with its secret) or from the view
+    player, the move number, the bot's :class:`adjudicator.bots.Decision`
+    (its moves ranked) and the player's view (to say the moves in words). From a log (open, or refereed with its secret) or from the view
     file of the player to move; ``seconds`` sets a search's budget in CPU
     seconds instead of ``level``."""
     from . import bots, games
@@ -480,7 +511,7 @@ def hint(got: Found, name: str, as_player: str | None = None, secret_path: str |
         players = value.log.players
         position = bots.Position(game, value.log.params, players, players.index(value.player),
                                  view, tuple(value.legal), seed)
-        return game, value.player, len(value.log.moves) + 1, bots.ask(bot, position)
+        return game, value.player, len(value.log.moves) + 1, bots.ask(bot, position), view
     rep = match.validate(match.unlock(value, read_secret(secret_path)))
     mover = rep.seat()
     if mover is None:
@@ -488,9 +519,10 @@ def hint(got: Found, name: str, as_player: str | None = None, secret_path: str |
     if as_player is not None and seat(rep, as_player) != mover:
         raise AdjudicatorError(f"it is {rep.players[mover]}'s move, not {as_player}'s: "
                                "a hint is for the player to move")
-    position = bots.Position(rep.game, rep.log.params, rep.players, mover,
-                             rep.game.view(rep.state, mover), rep.legal(), seed)
-    return rep.game, rep.players[mover], len(rep.log.moves) + 1, bots.ask(bot, position)
+    view = rep.game.view(rep.state, mover)
+    position = bots.Position(rep.game, rep.log.params, rep.players, mover, view, rep.legal(),
+                             seed)
+    return rep.game, rep.players[mover], len(rep.log.moves) + 1, bots.ask(bot, position), view
 
 
 # --- recording moves ----------------------------------------------------------------------------
@@ -504,6 +536,8 @@ class Recorded(msgspec.Struct, frozen=True):
     ``taken`` is what the referee took from a view file, ``reply`` the file
     the player's next view file was written to, and ``position`` the
     position now, as the last mover sees it (the public view to a referee).
+    ``said`` tells, one line per entry added, what it did in words, as typed
+    (a Turn of Time card placed on one face and flipped at once is told so).
     """
 
     log: Log
@@ -513,6 +547,33 @@ class Recorded(msgspec.Struct, frozen=True):
     reply: str | None = None
     game: GameSpec | None = None
     position: Position | None = None
+    said: tuple[str, ...] = ()
+
+
+def _said(log: Log, start: int, typed: Sequence[str], viewer: int | None) -> tuple[str, ...]:
+    """What the entries of ``log`` from ``start`` on did, in words, as seat
+    ``viewer`` sees it (``None``: everyone): ``FaSp-d5: <words>``. Told from
+    the move as typed (``typed``, one per entry, or empty) where it reads
+    otherwise than its canonical form says, so a card placed Spring up and
+    flipped to Fall at once is told as placed, then flipped."""
+    from .errors import MoveError
+
+    first = match.replay(log, upto=start)
+    game, after = first.game, first.state
+    out = []
+    for i in range(start, len(log.moves)):
+        before, after = after, match.replay(log, upto=i + 1).state
+        entry = log.moves[i]
+        words = narrating.said(game, log, i, before, after, viewer)
+        text = typed[i - start].strip() if len(typed) == len(log.moves) - start else ""
+        if text and text != entry.move and entry.move[:1] != "@" and entry.by in log.players:
+            try:
+                words = game.narrate(game.view(before, viewer), game.view(after, viewer),
+                                     log.players.index(entry.by), text)
+            except (MoveError, KeyError, IndexError, ValueError, TypeError, AttributeError):
+                pass  # told from the canonical form
+        out.append(f"{entry.move}: {words}" if words else entry.move)
+    return tuple(out)
 
 
 def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
@@ -536,7 +597,7 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
         encoded(stored, form, path)  # refuses, saying how to go on
     if expect is not None and expect != len(stored.moves):
         raise AdjudicatorError(
-            f"{source(path)}: holds {len(stored.moves)} moves, not {expect} (--expect): "
+            f"{source(path)}: holds {counted(len(stored.moves), 'move')}, not {expect} (--expect): "
             "the moves answer another position; nothing recorded"
         )
     key_text = private_key(key_path)
@@ -590,8 +651,9 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
     last = new_log.moves[-1].by
     # The referee's terminal shows what everyone may see, never a hand.
     viewer = None if stored.refereed or last not in rep.players else rep.players.index(last)
+    said = _said(replayable, len(data.moves), moves if from_ is None else (), viewer)
     return Recorded(new_log, added, None, taken, reply if taken is not None else None, rep.game,
-                    position(rep, rep.state, len(new_log.moves), viewer, False))
+                    position(rep, rep.state, len(new_log.moves), viewer, False), said)
 
 
 class Chosen(msgspec.Struct, frozen=True):
@@ -670,7 +732,7 @@ def validate_one(source: Source, secret: Secret | None = None,
             entry.update(valid=True, result=data.result,
                          unchecked="the legality of the moves and the result: the seed is secret")
             pinning.check(stored, trust)  # once the log is found sound
-            line = (f"ok {path}: {data.game}, {len(data.moves)} moves, refereed: signed "
+            line = (f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, refereed: signed "
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
@@ -679,7 +741,7 @@ def validate_one(source: Source, secret: Secret | None = None,
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
             state = (f"over, {match.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
-            line = one_line(f"ok {path}: {data.game}, {len(data.moves)} moves, {state}")
+            line = one_line(f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, {state}")
     except AdjudicatorError as e:
         entry["error"] = error_info(e)
         line = named(path, e)

@@ -10,7 +10,7 @@ import msgspec
 
 from . import seal
 from .chain import check_chain
-from .errors import BadLogError, MoveError
+from .errors import BadLogError, MoveError, counted
 from .log import Log, MoveEntry, Secret, ViewFile
 from .played import Replay
 from .replaying import check_result, describe, replay
@@ -224,8 +224,8 @@ def compare(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> Comparison:
     parted = common + 1 if common < min(na, nb) else None
     if common == na == nb:
         if a.result != b.result:
-            return Comparison(False, True, None, (f"the same {na} moves, but the stored results differ",))
-        return Comparison(True, True, None, (f"the same game: {na} identical moves",))
+            return Comparison(False, True, None, (f"the same {counted(na, 'move')}, but the stored results differ",))
+        return Comparison(True, True, None, (f"the same game: {counted(na, 'identical move')}",))
     if common == min(na, nb):
         short, long_, n = (name_a, name_b, na) if na < nb else (name_b, name_a, nb)
         extra = (b if na < nb else a).moves[n]
@@ -239,9 +239,9 @@ def compare(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> Comparison:
     left = a.moves[common] if common < na else None
     right = b.moves[common] if common < nb else None
     return Comparison(False, True, parted, (
-        f"the copies part at move {common + 1}, after {common} identical moves",
-        f"  {name_a}: {show(left)} ({na} moves)",
-        f"  {name_b}: {show(right)} ({nb} moves)",
+        f"the copies part at move {common + 1}, after {counted(common, 'identical move')}",
+        f"  {name_a}: {show(left)} ({counted(na, 'move')})",
+        f"  {name_b}: {show(right)} ({counted(nb, 'move')})",
     ))
 
 def diff(a: Log, b: Log, name_a: str = "A", name_b: str = "B") -> tuple[bool, list[str]]:

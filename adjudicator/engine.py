@@ -256,6 +256,17 @@ class Narration(Protocol):
         ``N. name move:`` before it) and no final full stop.
         """
 
+    def describe(self, view: Any, move: str) -> str:
+        """What the legal move ``move`` (canonical notation) would do, in a
+        short phrase in the rule text's words, from ``view``, the view of the
+        player to move before it: ``place Fall with a Spring back on d5``.
+
+        Told from that view alone, so it says nothing the player may not
+        see (a card still face down is "a card"). Printable ASCII, no final
+        full stop. Behind ``legal --explain``, ``show``, ``hint``, the HTML
+        replay and the referee's mails.
+        """
+
 
 class Picture(Protocol):
     """The board as SVG: ``games/<game>/picture.py`` (imported when first drawn)."""
@@ -392,6 +403,9 @@ class GameSpec:
 
     def narrate(self, before: Any, after: Any, by: int, move: str) -> str:
         return self.narration.narrate(before, after, by, move)
+
+    def describe(self, view: Any, move: str) -> str:
+        return self.narration.describe(view, move)
 
     def draw(self, view: Any, scene: Scene) -> str:
         return self.picture.draw(view, scene)

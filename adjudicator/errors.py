@@ -103,3 +103,12 @@ def one_line(text: str) -> str:
         repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
         for ch in text
     )
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: ``1 move``, ``3 moves``.
+
+    >>> counted(1, "move"), counted(0, "move")
+    ('1 move', '0 moves')
+    """
+    return f"{n} {word}{'s' * (n != 1)}"

@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from . import drawing
+from . import drawing, narrating
 from .engine import GameSpec, Outcome, Scene
 from .log import Log
 from .played import Replay
@@ -111,6 +111,8 @@ def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Fra
             ply=ply,
             by=None if entry is None else entry.by,
             move=None if entry is None else entry.move,
+            words=None if entry is None else
+            narrating.said(game, log, ply - 1, replay.states[ply - 1], state, viewer) or None,
             comment=None if entry is None else entry.comment,
             picture=game.draw(game.view(state, viewer), scene),
             to_move=scene.to_move,

@@ -278,6 +278,30 @@ class _Head(msgspec.Struct):
     format: object = None
 
 
+class _Versioned(msgspec.Struct):
+    format: object = None
+    version: object = None
+
+
+def _head_problem(data: bytes | str) -> str | None:
+    """What is wrong with a JSON object that is no file of ours, in words:
+    it names no format (``{}``), or a version this tool does not read (a
+    version 9 log lacks fields a version 2 log has, which would be said
+    instead). ``None`` when the head is right and a field is the problem."""
+    try:
+        head = msgspec.json.decode(data, type=_Versioned)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if head.format is None:
+        return ('not an adjudicator file: it names no format (a log begins '
+                '{"format": "adjudicator-log", "version": 2, ...})')
+    if isinstance(head.version, int) and not isinstance(head.version, bool) \
+            and head.version not in VERSIONS:
+        return (f"version {head.version} is not supported (this tool reads versions "
+                f"{', '.join(map(str, VERSIONS))}) - at `$.version`")
+    return None
+
+
 # Each file kind decodes to its own Struct; every one of them has a version.
 _File = TypeVar("_File", Log, Secret, ViewFile, KeyFile)
 
@@ -297,8 +321,9 @@ def _checked(decoder: msgspec.json.Decoder[_File], data: bytes | str, source: st
     try:
         value = decoder.decode(data)
     except msgspec.DecodeError as e:
-        # ValidationError is a DecodeError; both carry msgspec's own message.
-        raise BadLogError(f"{source}: {_one_line(str(e))}") from None
+        # ValidationError is a DecodeError; both carry msgspec's own message,
+        # unless the head says more plainly what the file is not.
+        raise BadLogError(f"{source}: {_head_problem(data) or _one_line(str(e))}") from None
     except RecursionError:
         raise BadLogError(f"{source}: nested too deeply to be a log") from None
     if value.version not in VERSIONS:

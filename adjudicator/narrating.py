@@ -1,9 +1,16 @@
-"""What happened since a player last moved, in the rule text's words, as
-that player saw it (each game's narration reads only that player's views)."""
+"""Moves in the rule text's words: what happened since a player last moved,
+as that player saw it (each game's narration reads only that player's
+views), what one entry of a log did, and what each legal move would do
+(:func:`explained`, from the game's ``describe``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import events
+from .engine import GameSpec
+from .log import Log
 from .played import Replay
 
 
@@ -31,23 +38,49 @@ def since(rep: Replay, seat: int) -> tuple[str, ...]:
     out: list[str] = []
     for i in range(last + 1, len(entries)):
         entry = entries[i]
-        before, after = rep.states[i], rep.states[i + 1]
-        head = f"{i + 1}. {entry.by} {entry.move}"
         if events.act_of(entry.move) is not None:
             out.append(f"{i + 1}. {events.act_words(entry.move)}")
             continue
-        if entry.move[:1] == "@":
-            kind, count = events.parse(entry.move)
-            if kind == "takeback":
-                s = "s" * (count != 1)
-                words = f"proposed taking back the last {count} move{s}"
-            else:
-                words = _EVENT_WORDS[kind]
-            if before is not after and kind == "accept":
-                words += ": the moves are taken back"
-            out.append(f"{head}: {words}")
-            continue
-        by = log.players.index(entry.by)
-        words = game.narrate(game.view(before, seat), game.view(after, seat), by, entry.move)
+        head = f"{i + 1}. {entry.by} {entry.move}"
+        words = said(game, log, i, rep.states[i], rep.states[i + 1], seat)
         out.append(f"{head}: {words}" if words else head)
     return tuple(out)
+
+
+def said(game: GameSpec, log: Log, index: int, before: Any, after: Any,
+         seat: int | None) -> str:
+    """What entry ``index`` of ``log`` did, in words, as seat ``seat`` saw it
+    (``None``: every player alike); ``before`` and ``after`` are the states
+    around it. Empty where there is nothing to say beyond the move itself.
+    Behind :func:`since`, ``show``'s last move, ``extend``'s answer and the
+    HTML replay's description of each move."""
+    entry = log.moves[index]
+    if events.act_of(entry.move) is not None:
+        return events.act_words(entry.move)
+    if entry.move[:1] == "@":
+        kind, count = events.parse(entry.move)
+        if kind == "takeback":
+            words = f"proposed taking back the last {count} move{'s' * (count != 1)}"
+        else:
+            words = _EVENT_WORDS[kind]
+        if kind == "accept" and before is not after and before != after:
+            words += ": the moves are taken back"
+        return words
+    if entry.by not in log.players:
+        return ""
+    by = log.players.index(entry.by)
+    return game.narrate(game.view(before, seat), game.view(after, seat), by, entry.move)
+
+
+def explained(game: GameSpec, view: Any, moves: Sequence[str]) -> list[tuple[str, str]]:
+    """Each legal move of ``moves`` (canonical notation) with what it would
+    do, in the rule text's words, told from ``view``, the view of the player
+    to move (:meth:`GameSpec.describe`): the list ``legal --explain`` and
+    ``show`` print, the referee mails and the HTML replay shows.
+
+    >>> from adjudicator import games
+    >>> g = games.get("atlas")
+    >>> explained(g, None, ["3D+2T"])
+    [('3D+2T', 'play the 3 of Day, predicting Time with 2 chips')]
+    """
+    return [(move, game.describe(view, move)) for move in moves]

@@ -68,7 +68,9 @@ class Position(_Out):
     abandonment waiting for answers; ``answer_by`` the deadline of the
     player to move (UTC). ``since`` tells, one line per entry, what happened
     since the viewer last moved, as they saw it (``show --as``; empty
-    otherwise). ``tags`` are the log's tags (event, round, ...).
+    otherwise). ``tags`` are the log's tags (event, round, ...). ``said``
+    is what the last move did, in the rule text's words, as the viewer saw
+    it (``None`` at the start).
     """
 
     game: str
@@ -84,13 +86,17 @@ class Position(_Out):
     proposal: str | None
     answer_by: str | None
     since: list[str]
+    said: str | None = None
 
 
-class Legal(_Out):
-    """``legal --json``: the player to move and their moves (empty once over)."""
+class Legal(_Out, omit_defaults=True):
+    """``legal --json``: the player to move and their moves (empty once over);
+    with ``--explain``, ``words`` says what each move would do, in the same
+    order (``null`` without it)."""
 
     player: str | None
     moves: list[str]
+    words: list[str] | None = None
 
 
 class HintMove(_Out):

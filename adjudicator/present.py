@@ -176,6 +176,36 @@ def wrap(items: Sequence[str], indent: str = "  ") -> str:
                          subsequent_indent=indent, break_on_hyphens=False)
 
 
+def legal_lines(game: GameSpec, view: Any, legal: Sequence[str], style: Style,
+                source: str | None = None) -> list[str]:
+    """Each legal move on its own line with what it would do, in the rule
+    text's words (:func:`adjudicator.narrating.explained`), folded at 72
+    columns under the move: ``  FaSp-d5  place Fall with a Spring back on
+    d5``. ``view`` is the view of the player to move; ``source`` names a
+    view file, whose view may be bad input (then the moves alone)."""
+    from .narrating import explained
+
+    try:
+        told = explained(game, view, legal)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        if source is None:
+            raise
+        return [wrap(list(legal))]
+    return explained_lines(told, style)
+
+
+def explained_lines(told: Sequence[tuple[str, str]], style: Style) -> list[str]:
+    """Moves with their words (:func:`adjudicator.narrating.explained`), one
+    a line, the words folded at 72 columns under the move."""
+    pad = min(max((len(m) for m, _ in told), default=0), 12)
+    out: list[str] = []
+    for move, words in told:
+        head = f"  {move:<{pad}}  "
+        text = safe(f"{head}{words}", style) if words else f"  {move}"
+        out += _fill(text, " " * min(len(head), 16)) if len(text) > WIDTH else [text]
+    return out
+
+
 _PLAIN = Style()
 
 
@@ -276,13 +306,13 @@ def tag_lines(log: Log, style: Style) -> list[str]:
 
 
 def _page(heading: str, style: Style, above: list[str], last: MoveEntry | None,
-          board: str, names: Names | None = None) -> list[str]:
+          board: str, names: Names | None = None, said: str | None = None) -> list[str]:
     """The top of a position as a player reads it, in a terminal or a view
     file alike: the heading, what the caller puts above the board, the last
-    move, the board and a blank line."""
+    move (and ``said``, what it did in words), the board and a blank line."""
     out = [fold(heading, style, names), *above]
     if last is not None:
-        out.append(fold(f"Last move: {last.by} {last.move}"
+        out.append(fold(f"Last move: {last.by} {last.move}" + (f": {said}" if said else "")
                         + (f"  # {last.comment}" if last.comment else ""), style, names))
     return [*out, board, ""]
 
@@ -301,7 +331,7 @@ def position_text(game: GameSpec, pos: Position, style: Style, total: int,
     seen = f"as seen by {pos.viewer}" if pos.viewer else "public view"
     out = _page(dot.join((game.title, where, seen)), style,
                 [*tags, *since_lines(pos.since, pos.viewer, style, names=names)], pos.move,
-                render(game, pos.view, style, None, names), names)
+                render(game, pos.view, style, None, names), names, pos.said)
     if pos.result is not None:
         out.append("\n".join(score_lines(pos.result, True, style, details, names)))
         return mail_safe("\n".join(out))
@@ -313,7 +343,7 @@ def position_text(game: GameSpec, pos: Position, style: Style, total: int,
     out.append(fold(turn, style, names))
     if pos.legal is not None:
         out.append(f"Legal moves ({len(pos.legal)}):")
-        out.append(wrap(pos.legal))
+        out += legal_lines(game, pos.view, pos.legal, style)
     out.append("\n".join(score_lines(pos.standing, False, style, details, names)))
     return mail_safe("\n".join(out))
 
@@ -379,7 +409,7 @@ def view_file_text(vf: ViewFile, seen: Any, style: Style, source: str = "view fi
             out.append(fold("Queued after it: " + ", ".join(vf.queued), style, names))
     elif vf.legal is not None:
         out.append(f"Your move. Legal moves ({len(vf.legal)}):")
-        out.append(wrap(list(vf.legal)))
+        out += legal_lines(game, seen, vf.legal, style, source)
     else:
         out.append(fold(f"To move: {vf.to_move}", style, names))
     return mail_safe("\n".join(out))

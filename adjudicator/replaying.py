@@ -15,7 +15,7 @@ from typing import Any
 from . import accelerated, clock, events, seal
 from .chain import broken, check_chain, head_digest
 from .engine import GameSpec, Outcome
-from .errors import BadLogError, IllegalMoveError, MoveError, NotationError
+from .errors import BadLogError, IllegalMoveError, MoveError, NotationError, counted
 from .log import Log
 from .played import Replay
 from .signing import check_seals
@@ -92,7 +92,7 @@ class _Events:
                                        f"{self.pending.words()}", events.CLAUSE)
             if kind == "takeback" and count > len(history) - 1:
                 raise IllegalMoveError(
-                    f"only {len(history) - 1} moves can be taken back", events.CLAUSE)
+                    f"only {counted(len(history) - 1, 'move')} can be taken back", events.CLAUSE)
             self.pending = events.Pending(kind, by, count)
             done = len(players) == 1
         else:
@@ -184,7 +184,7 @@ def replay(log: Log, *, upto: int | None = None, keep: bool = False) -> Replay:
         if canonical != text:
             raise NotationError(
                 f"not written in canonical notation, which is {canonical!r} "
-                f"({game.notation_doc})"
+                f"(adjudicator rules {game.id})"
             ).at(number, entry.by, text)
         state = after
         record(state)

@@ -55,6 +55,30 @@ def check_players(game: GameSpec, players: Sequence[str]) -> tuple[str, ...]:
         seen.add(name.casefold())
     return players
 
+def typed_params(game: GameSpec, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters as a person types them (``--param``), read as the log
+    records them: a name in either spelling (``tie-order`` or ``tie_order``),
+    a text value in any case (``disks=4q,6d,6o``, ``goal=Balance``)."""
+    known = {p.name: p for p in game.params}
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        p = known.get(name) or known.get(name.replace("-", "_")) or known.get(
+            name.replace("_", "-"))
+        if p is None:
+            out[name] = value
+            continue
+        if isinstance(value, str) and p.kind is str:
+            text = value.strip()
+            same = [c for c in p.choices if isinstance(c, str) and c.lower() == text.lower()]
+            if same:
+                text = same[0]
+            elif p.check is not None and p.check(text) and not p.check(text.upper()):
+                text = text.upper()
+            value = text
+        out[p.name] = value
+    return out
+
+
 def resolve_params(
     game: GameSpec, given: Mapping[str, Any], *, complete: bool = False, rules: int | None = None
 ) -> dict[str, Value]:
@@ -67,6 +91,8 @@ def resolve_params(
     """
     pinned = 1 if rules is None else rules
     known = {p.name: p for p in game.params}
+    if not complete:
+        given = typed_params(game, given)
     for name in given:
         if name not in known:
             names = ", ".join(known) or "none"

@@ -228,7 +228,10 @@ def test_hint_ranks_the_moves_and_its_json_follows_the_schema(tmp_path: Path) ->
     out = run("hint", str(path), "--bot", "search:200", "--top", "3")
     lines = out.splitlines()
     assert lines[0].startswith("Hint for ann, move 1 (search:200: 200 iterations")
-    assert [line.split()[0] for line in lines[1:4]] == ["1.", "2.", "3."]
+    ranked = [line for line in lines[1:-1] if not line.startswith("     ")]
+    assert [line.split()[0] for line in ranked] == ["1.", "2.", "3."]
+    # Each ranked move is said in words under it (issue #26).
+    assert lines[2].startswith("     play the ")
     assert lines[-1].startswith("Best: ")
     again = run("hint", str(path), "--bot", "search:200", "--top", "3")
     assert again == out  # an iterations budget and a seed: the same hint

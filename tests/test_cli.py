@@ -457,7 +457,9 @@ def test_new_bad_input(tmp_path, case, to_file):
     if "--seed" not in args:
         extra += ["--seed", SEED]
     r = run("new", *args, *extra)
-    assert_error(r, *fragments, status=2 if case[0] == "param-without-value" else 1)
+    # A game id that names no game is a usage error (issue #26), like a bare --param.
+    assert_error(r, *fragments, status=2 if case[0] in ("param-without-value", "unknown-game")
+                 else 1)
     assert list(tmp_path.iterdir()) == [], "nothing may be written on an error"
 
 
@@ -465,7 +467,8 @@ def test_new_bad_input(tmp_path, case, to_file):
 def test_simulate_bad_input(tmp_path, case):
     _, args, fragments = case
     r = run("simulate", *args, "--seed", SEED, "-o", tmp_path / "sim.json")
-    assert_error(r, *fragments, status=2 if case[0] == "param-without-value" else 1)
+    assert_error(r, *fragments, status=2 if case[0] in ("param-without-value", "unknown-game")
+                 else 1)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -1174,7 +1177,7 @@ def test_process_errors(launcher, tmp_path, full_bytes):
         (("extend", "bad.json", "SuSu-d5"), 1),
         (("validate", "bad.json"), 1),
         (("show", "missing.json"), 1),
-        (("new", "nogame", "--players", "ann"), 1),
+        (("new", "nogame", "--players", "ann"), 2),
         (("show",), 2),
         (("extend", "bad.json"), 2),
         (("frobnicate",), 2),

@@ -59,7 +59,7 @@ CASES = [
     ("new", ["new", "q-turn", "--players", "ann,bob", "-o", "{dir}/n.json"], 0),
     ("new", ["new", "q-turn", "--players", "ann"], 1),  # one player cannot play Q-Turn
     ("new", ["new", "q-turn"], 2),  # --players missing
-    ("new", ["new", "nogame", "--players", "a,b"], 1),
+    ("new", ["new", "nogame", "--players", "a,b"], 2),  # issue #26: a usage error
     ("new", ["new", "atlas", "--players", "a,b", "--referee"], 2),  # --referee needs -o
     ("show", ["show", "{game}"], 0),
     ("show", ["show", "{bad}"], 1),
@@ -102,7 +102,10 @@ CASES = [
     ("diff", ["diff", "{game}", "{bad}"], 1),
     ("diff", ["diff", "{game}"], 2),
     ("rules", ["rules", "atlas"], 0),
-    ("rules", ["rules", "nogame"], 1),
+    ("rules", ["rules", "nogame"], 2),
+    ("help", ["help", "show"], 0),
+    ("help", ["help", "nogame"], 2),
+    ("version", ["version"], 0),
     ("convert", ["convert", "{game}", "--to", "text"], 0),
     ("convert", ["convert", "{game}", "--to", "pgn"], 2),
     ("convert", ["convert", "{bad}", "--to", "text"], 1),

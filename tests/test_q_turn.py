@@ -357,12 +357,19 @@ def test_setup_the_disks_parameter_sets_the_mix(mix, counts):
     assert Counter(disk(state, sq)[1] for sq in SQUARES) == counts
 
 
-@pytest.mark.parametrize("mix", ["4Q,6D,5O", "4q,6d,6o", "04Q,6D,6O", "4Q, 6D, 6O", "6D,4Q,6O", "16"])
+@pytest.mark.parametrize("mix", ["4Q,6D,5O", "04Q,6D,6O", "4Q, 6D, 6O", "6D,4Q,6O", "16"])
 def test_setup_a_bad_disk_mix_is_refused(mix):
     """R2: a mix is three numbers adding up to 16, written exactly as 4Q,6D,6O."""
     with pytest.raises(ParameterError) as info:
         match.new_log(game.id, NAMES[:2], "1", {"disks": mix})
     assert "4Q,6D,6O" in str(info.value)
+
+
+def test_setup_a_mix_typed_in_lower_case_is_recorded_in_capitals():
+    """R2 and issue #26: values are read in any case, like moves; the header
+    records the one spelling."""
+    assert match.new_log(game.id, NAMES[:2], "1", {"disks": "4q,6d,6o"}).params["disks"] == (
+        "4Q,6D,6O")
 
 
 def test_setup_the_shuffle_follows_the_documented_derivation():

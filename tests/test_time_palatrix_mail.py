@@ -197,7 +197,7 @@ def test_read_listed_a_reading_error_is_the_readers() -> None:
         reading.read_listed(game, view, moves, "3/5", params)
     assert str(caught.value) == (
         "a bid with the spare chip covers two counts in a row, as in 3/4; write 3+ "
-        "(notation/time-palatrix.md)")
+        "(adjudicator rules time-palatrix)")
 
 
 def test_read_listed_the_other_hands_change_nothing() -> None:

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 import typer
 import typer.main
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ..errors import AdjudicatorError, UsageError, one_line
 from .common import fit_output
@@ -65,7 +65,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
                       "included, chooses it: commit, then reveal."),
     "tournament": ("tournament", "Run a tournament by mail: seat rounds, start their refereed "
                                  "games, rank the players from audited results, archive the event."),
+    "help": ("tools", "Show the help of a command, or list the commands."),
+    "version": ("tools", "The version, and the rules version of each game."),
 }
+
+#: -h is --help, in every command.
+CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @contextmanager
@@ -86,7 +91,8 @@ def _build(name: str) -> Any:
     """The click command ``name``, built by Typer from its module's declaration."""
     module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
     target = module.COMMANDS[name]
-    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                      context_settings=CONTEXT)
     if isinstance(target, typer.Typer):
         one.add_typer(target, name=name)
     else:
@@ -94,7 +100,45 @@ def _build(name: str) -> Any:
     one.callback()(_nothing)  # a group of one, so Typer builds the command as the app would
     group = typer.main.get_command(one)
     assert isinstance(group, TyperGroup)
-    return group.commands[name]
+    command = group.commands[name]
+    _conventional(command)
+    return command
+
+
+#: The metavar of an option's value by its type, as click writes them.
+_METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT"}
+
+
+class _Argument(TyperArgument):
+    """An argument as usage lines conventionally write it: ``LOG``, ``[LOG]...``
+    (not ``{log}``), and in the help ``LOG`` alone (not ``log <str>``)."""
+
+    def _usage_display_name(self) -> str:
+        name = self.make_metavar(None)
+        return name if self.required else f"[{name}]"
+
+    def make_metavar(self, ctx: Any = None) -> str:
+        name = self.metavar or (self.name or "").upper()
+        return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self.make_metavar(None)
+
+
+def _conventional(command: Any) -> None:
+    """Conventional metavars in a command and its subcommands: arguments in
+    capitals, an option's value by its type (``TEXT``, ``INTEGER``)."""
+    for param in getattr(command, "params", ()):
+        if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
+            param.__class__ = _Argument
+        elif isinstance(param, TyperOption) and param.metavar is None and not param.is_flag:
+            kind = param.bare_type().removeprefix("list[").removesuffix("]")
+            param.metavar = _METAVARS.get(kind, kind.upper() or "TEXT")
+    for sub in getattr(command, "commands", {}).values():
+        _conventional(sub)
 
 
 def _nothing() -> None:
@@ -135,6 +179,18 @@ class _Lazy(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return self.commands.get(cmd_name)
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # Suggest only a command close to the one typed ('shwo': 'show'),
+        # never a distant one ('version' once drew 'resign').
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            from difflib import get_close_matches
+
+            close = get_close_matches(name, list(COMMANDS), n=1, cutoff=0.75)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint} 'adjudicator help' lists them.")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         # The short helps come from the table: listing the commands loads none.
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
@@ -150,6 +206,7 @@ class _Lazy(TyperGroup):
 
 app = typer.Typer(
     cls=_Lazy,
+    context_settings=CONTEXT,
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -165,18 +222,9 @@ app = typer.Typer(
 def _version(value: bool) -> None:
     if not value:
         return
-    from importlib.metadata import PackageNotFoundError, version
+    from .tools import version
 
-    from .. import games, log as logmod
-
-    try:
-        mine = version("adjudicator")
-    except PackageNotFoundError:  # run from a source tree
-        mine = "unknown"
-    typer.echo(f"adjudicator {mine} (log format version {logmod.VERSION}; reads "
-               f"{', '.join(map(str, logmod.VERSIONS))})")
-    for game_id, game in games.GAMES.items():
-        typer.echo(f"  {game_id} rules version {game.rules_version}")
+    version()
     raise typer.Exit()
 
 

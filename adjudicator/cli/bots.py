@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import math
 import sys
+import textwrap
 from typing import Annotated
 
 import typer
 
-from .. import actions, files, log as logmod, present
+from .. import actions, files, log as logmod, narrating, present
 from ..errors import AdjudicatorError, one_line
-from .common import AsciiOpt, AsOpt, ForceOpt, JsonOpt, SecretOpt, echo_json, style
+from .common import AsciiOpt, AsOpt, ForceOpt, JsonOpt, SecretOpt, echo_json, known_game, style
 
 BotOpt = Annotated[str, typer.Option(
     "--bot", metavar="LEVEL",
@@ -44,8 +45,8 @@ def hint(
     Example: adjudicator hint game.json --top 3
     """
     name = actions.source(log)
-    game, player, number, decision = actions.hint(actions.found(log), name, as_, secret, level=bot,
-                                            seconds=budget, seed=seed)
+    game, player, number, decision, view = actions.hint(
+        actions.found(log), name, as_, secret, level=bot, seconds=budget, seed=seed)
     label = f"search:{budget}s" if budget is not None else bot
     ranked = decision.ranked or ()
     if json_:
@@ -63,9 +64,13 @@ def hint(
     typer.echo(f"Hint for {player}, move {number} ({label}{effort}):")
     if not ranked:
         typer.echo(f"  {decision.move}")
+    told = dict(narrating.explained(game, view, [r.move for r in ranked[:top]]))
     for i, r in enumerate(ranked[:top], 1):
         value = "   -" if math.isnan(r.value) else f"{r.value:.2f}"
         typer.echo(f"  {i}. {r.move:<12} value {value}  ({r.visits:,} simulations)")
+        if told.get(r.move):
+            typer.echo(textwrap.fill(told[r.move], width=present.WIDTH, initial_indent="     ",
+                                     subsequent_indent="     ", break_on_hyphens=False))
     typer.echo(f"Best: {decision.move}")
 
 
@@ -97,6 +102,7 @@ def play(
         raise AdjudicatorError("no person at the table: use 'adjudicator simulate --bot' "
                                "for a game of bots")
     seed = token_hex(8) if seed is None else seed
+    known_game(game)
     table = tables.Table.new(game, seats, seed, actions.params_of(param))
     look = style(ascii_)
     files.write(output, logmod.encode(table.log), replace=force)
@@ -121,7 +127,7 @@ def play(
                            f"--as {seat.name}")
                 return
             if text.lower() in ("hint", "?"):
-                _, _, _, decision = actions.hint(actions.Found(table.log, "json"), output)
+                _, _, _, decision, _ = actions.hint(actions.Found(table.log, "json"), output)
                 best = ", ".join(f"{r.move} ({r.value:.2f})" for r in decision.ranked[:3]
                                  if not math.isnan(r.value)) or decision.move
                 typer.echo(f"Hint: {best}")

@@ -75,6 +75,17 @@ def fit_output() -> None:
                 pass
 
 
+def known_game(game_id: str) -> None:
+    """A game id typed on the command line must name a game: one that does
+    not is a usage error (exit 2), said as a log's unknown game is."""
+    from .. import games
+
+    if game_id not in games.GAMES:
+        from ..errors import UsageError
+
+        raise UsageError(f"unknown game {game_id!r} (known: {', '.join(games.GAMES)})")
+
+
 def style(ascii_: bool) -> Style:
     """The style of text for standard output: ``--ascii``, or what it can take."""
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ

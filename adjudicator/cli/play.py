@@ -12,7 +12,7 @@ import typer
 from .. import actions, files, match, present
 from .. import log as logmod
 from ..engine import Style
-from ..errors import UsageError
+from ..errors import UsageError, counted
 from ..log import Log, ViewFile
 from ..present import fold, safe
 from .common import (
@@ -26,6 +26,7 @@ from .common import (
     RefereeKeyOpt,
     SecretOpt,
     echo_json,
+    known_game,
     put,
     style,
 )
@@ -65,6 +66,7 @@ def new(
     \b
     Example: adjudicator new turn-of-time --players ann,bob,cy --seed 7 -o game.json
     """
+    known_game(game)
     started = actions.new_game(game, players, seed, param, key, tag, clock=clock,
                                deadline=deadline, output=output, refereed=referee,
                                secret_path=secret, replace=force, time=time, deal=deal,
@@ -115,6 +117,8 @@ def show(
     \b
     Example: adjudicator show game.json --as bob --at 5
     """
+    if as_ is not None and public:
+        raise UsageError("give --as PLAYER or --public, not both")
     value = actions.found(log).value
     name = actions.source(log)
     if isinstance(value, ViewFile):
@@ -180,22 +184,37 @@ def _spectate(seen: actions.Spectated, json_: bool, ascii_: bool) -> None:
                                    present.tag_lines(seen.log, look), seen.signed))
 
 
-def legal(log: LogArg, secret: SecretOpt = None, json_: JsonOpt = False) -> None:
+def legal(
+    log: LogArg,
+    secret: SecretOpt = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Say beside each move what it would do, in the rule text's words.")] = False,
+    json_: JsonOpt = False,
+    ascii_: AsciiOpt = False,
+) -> None:
     """List the legal moves of the player to move, one per line.
 
-    With --json: {"player": NAME or null, "moves": [...]}, an empty list once
-    the game is over. LOG may also be a view file from the referee.
+    With --explain, each move is followed by what it would do, in the words
+    of the rule text (folded at 72 columns). With --json: {"player": NAME or
+    null, "moves": [...], "words": [...] with --explain, else null}, an
+    empty list once the game is over. LOG may also be a view file from the
+    referee.
 
     \b
-    Example: adjudicator legal game.json --json
+    Example: adjudicator legal game.json --explain
     """
-    player, moves = actions.legal(actions.found(log), actions.source(log), secret)
+    player, told = actions.explain(actions.found(log), actions.source(log), secret,
+                                   words=explain)
+    moves = [move for move, _ in told]
     if json_:
         from ..outputs import Legal
 
-        echo_json(Legal(player=player, moves=moves))
+        echo_json(Legal(player=player, moves=moves,
+                        words=[w for _, w in told] if explain else None))
     elif player is None:
         typer.echo("The game is over: no legal moves.", err=True)
+    elif explain:
+        look = style(ascii_)
+        typer.echo("\n".join(present.explained_lines(told, look)))
     else:
         typer.echo("\n".join(moves))
 
@@ -265,6 +284,8 @@ def _record(log: str, raw: bytes, got: actions.Found, moves: list[str], *,
     count = len(done.added)
     typer.echo(safe(f"Recorded {count} move{'s' * (count != 1)} in {log}: "
                     + " ".join(e.move for e in done.added), look))
+    for words in done.said:
+        typer.echo(fold(f"  {words}", look, names))
     if done.taken is not None and done.taken.dropped:
         for line in done.taken.notes()[1:]:
             typer.echo(fold(f"{done.taken.player}'s queue: {line}", look, names))
@@ -430,7 +451,7 @@ def _replay_html(stored: Log, data: Log, as_: str | None, public: bool,
     else:
         seats = [None, *range(len(rep.players))]
     page = html_.page(f"{rep.game.title}: {', '.join(rep.players)}", html_.views(rep, seats),
-                      subtitle=f"{len(data.moves)} moves; {match.describe(data.result)}",
+                      subtitle=f"{counted(len(data.moves), 'move')}; {match.describe(data.result)}",
                       follow=len(seats) > 1)
     files.write(output, page.encode("utf-8"), replace=force)
     typer.echo(f"Wrote {output}: {len(data.moves) + 1} positions, "
@@ -450,7 +471,7 @@ def _replay_unseen(stored: Log, as_: str | None, public: bool, output: str | Non
     seen = actions.spectate(stored, as_player=as_)
     page = html_.page(f"{seen.game.title}: {', '.join(stored.players)}",
                       [("public view", html_.unseen_frames(seen.game, stored))],
-                      subtitle=f"{len(stored.moves)} moves; {match.describe(stored.result)}; "
+                      subtitle=f"{counted(len(stored.moves), 'move')}; {match.describe(stored.result)}; "
                                "the seed is secret: no board until the referee reveals it")
     files.write(output, page.encode("utf-8"), replace=force)
     typer.echo(f"Wrote {output}: {len(stored.moves) + 1} positions, the public view "

@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from .. import actions, files, games, log as logmod, match
-from ..errors import AdjudicatorError, UsageError
+from ..errors import AdjudicatorError, UsageError, counted
 from ..log import ViewFile
-from .common import ForceOpt, JsonOpt, LogArg, echo_json, put
+from .common import ForceOpt, JsonOpt, LogArg, echo_json, known_game, put
 
 
 def list_games(json_: JsonOpt = False) -> None:
@@ -38,7 +38,7 @@ def list_games(json_: JsonOpt = False) -> None:
         return
     for g in games.GAMES.values():
         counts = ", ".join(str(n) for n in g.players)
-        typer.echo(f"{g.id}  {g.title}  (players: {counts}; notation: {g.notation_doc})")
+        typer.echo(f"{g.id}  {g.title}  (players: {counts}; notation: adjudicator rules {g.id})")
         for p in g.params:
             typer.echo(f"    --param {p.name}={p.default}   [{p.describe()}; {p.applies}]")
             typer.echo(textwrap.fill(p.help, width=78, initial_indent="        ",
@@ -56,6 +56,7 @@ def rules(
     """
     from importlib import resources
 
+    known_game(game)
     known = games.get(game)
     doc = resources.files("adjudicator").joinpath(known.notation_doc)
     try:
@@ -147,13 +148,14 @@ def simulate(
     \b
     Example: adjudicator simulate atlas --players ann,bob,cy --bot standard,random,greedy -o game.json
     """
+    known_game(game)
     log = actions.simulate(game, players, seed, param, play_seed=play_seed, max_moves=max_moves,
                            bots=bot)
     if output is None:
         put(logmod.encode(log))
         return
     files.write(output, logmod.encode(log), replace=force)
-    typer.echo(f"Wrote {output}: {len(log.moves)} moves, {match.describe(log.result)}")
+    typer.echo(f"Wrote {output}: {counted(len(log.moves), 'move')}, {match.describe(log.result)}")
 
 
 key_app = typer.Typer(
@@ -223,5 +225,46 @@ def key_sign_admin(
     typer.echo(organiser.sign(actions.private_key(key) or "", referee, list(words)), nl=False)
 
 
+def help_(
+    ctx: typer.Context,
+    command: Annotated[list[str] | None, typer.Argument(metavar="COMMAND", help="A command (and a subcommand: 'key new'); none lists them all.", show_default=False)] = None,
+) -> None:
+    """Show the help of a command, or list the commands.
+
+    \b
+    Example: adjudicator help extend
+    """
+    root = ctx.find_root()
+    target, at = root.command, root
+    for name in command or []:
+        sub = target.get_command(at, name) if hasattr(target, "get_command") else None
+        if sub is None:
+            raise UsageError(f"no command {' '.join(command or [])!r}: 'adjudicator help' "
+                             "lists them")
+        at = typer.Context(sub, info_name=name, parent=at)
+        target = sub
+    typer.echo(target.get_help(at))
+
+
+def version() -> None:
+    """The version, and the rules version of each game.
+
+    \b
+    Example: adjudicator version
+    """
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    from .. import log as logmod
+
+    try:
+        mine = installed("adjudicator")
+    except PackageNotFoundError:  # run from a source tree
+        mine = "unknown"
+    typer.echo(f"adjudicator {mine} (log format version {logmod.VERSION}; reads "
+               f"{', '.join(map(str, logmod.VERSIONS))})")
+    for game_id, game in games.GAMES.items():
+        typer.echo(f"  {game_id} rules version {game.rules_version}")
+
+
 COMMANDS = {"games": list_games, "rules": rules, "convert": convert, "schema": schema,
-            "simulate": simulate, "key": key_app}
+            "simulate": simulate, "key": key_app, "help": help_, "version": version}

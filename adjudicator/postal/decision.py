@@ -104,7 +104,8 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
     mine = {name: next(p for p, a in seats.items() if a == sender)
             for name, seats in roster.items() if sender in seats.values()}
     if not mine:
-        return ignored(f"{sender or 'no sender'} plays no game here")
+        return ignored(f"{sender} plays no game here" if sender else
+                       "the mail names no sender: no player's move")
     texts = incoming.texts()
     found = find_command(subject, [text for _, depth, text in texts if depth == 0], mine)
     if found is None:

@@ -382,7 +382,9 @@ class MailReferee:
             log = logmod.decode(raw, str(self.log_path(name)))
             key = f"announce:{name}:{incoming.digest(raw)}"
             mails = decision.position_mails(name, log, self.secret(name), self.compose, seed=key)
-            self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
+            # Journaled to the spool: sent when the spool is flushed, not yet.
+            self.note(f"{name}: spooled the position after move {len(log.moves)} "
+                      "for every player")
             self.journal(key, name, None, None, mails, None)
             out.append(name)
         return out

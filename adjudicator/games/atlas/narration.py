@@ -119,3 +119,18 @@ def _the_end(before: View, after: View, new) -> str:
     else:
         won = " and ".join([", ".join(winners[:-1]), winners[-1]]) + " share the win"
     return f"{words}final score {total}: {won}"
+
+
+def describe(view: View | None, move: str) -> str:
+    """What the legal move ``move`` would do, in a short phrase: the card
+    played and the prediction stacked on it (Play a Card A and B). The
+    card drawn after it is unknown until drawn, so it is not told.
+
+    >>> describe(None, "3D+2T")
+    'play the 3 of Day, predicting Time with 2 chips'
+    """
+    card, side, chips = CANONICAL.get(move) or parse_move(None, move)
+    words = f"play {card_words(card)}"
+    if side:
+        words += f", predicting {SIDE_NAMES[side]} with {plural(chips, 'chip')}"
+    return words

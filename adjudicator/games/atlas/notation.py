@@ -12,8 +12,11 @@ from functools import lru_cache
 
 from ...errors import AmbiguousMoveError, NotationError
 from .cards import (
-    ALL_MOVES, CARD_TEXT, NOTATION, NUMBERS, PLACE, SIDES, SUIT_NAMES, TIME, Move, clause,
+    ALL_MOVES, CARD_TEXT, NUMBERS, PLACE, SIDES, SUIT_NAMES, TIME, Move, clause,
 )  # fmt: skip
+
+#: Where a player reads the notation, in every installation (error texts cite it).
+SEE = "adjudicator rules atlas"
 
 _SUIT_WORDS = {
     "dawn": 0, "w": 0,
@@ -55,13 +58,13 @@ def _parse(text: str) -> Move:
     flat = "".join(text.split()).lower()
     m = _CARD_RE.match(flat)
     if m is None:
-        raise NotationError(f"cannot read this as a move: {_EXPECTED} ({NOTATION})")
+        raise NotationError(f"cannot read this as a move: {_EXPECTED} ({SEE})")
     number = int(m[1] or m[4])
     suit = _SUIT_WORDS[m[2] or m[3]]
     rest = flat[m.end() :]
     if not 1 <= number <= NUMBERS:
         raise NotationError(
-            f"there is no {number} of {SUIT_NAMES[suit]}: numbers run from 1 to 8 ({NOTATION})"
+            f"there is no {number} of {SUIT_NAMES[suit]}: numbers run from 1 to 8 ({SEE})"
         )
     card = suit * NUMBERS + number - 1
     if not rest:
@@ -80,9 +83,9 @@ def _parse(text: str) -> Move:
     if _NO_CHIPS_RE.fullmatch(rest):
         raise NotationError(
             f"say how many chips (1 to 5) the prediction is, as in {CARD_TEXT[card]}+2T "
-            f"({NOTATION})"
+            f"({SEE})"
         )
-    raise NotationError(f"cannot read this as a move: {_EXPECTED} ({NOTATION})")
+    raise NotationError(f"cannot read this as a move: {_EXPECTED} ({SEE})")
 
 
 def _spell(move: Move) -> str:

@@ -219,3 +219,83 @@ def _consequences(before: View, after: View, by: int) -> list[str]:
     if changed:
         out.append("score " + ", ".join(changed))
     return out
+
+
+# --- describe --------------------------------------------------------------------------
+
+
+def _card_words(card: int) -> str:
+    """``the Summer 4``: a card in the rule text's words."""
+    return f"the {SEASON_NAMES[card // 6]} {card % 6 + 1}"
+
+
+def describe(view: View, move: str) -> str:
+    """What the decision ``move`` would do, in a short phrase, from the view
+    of the player to move: the action it begins or goes on with (Draw, Take,
+    Play, the wild), what it pays or discards and why, the feather spent.
+    A card drawn face down is unknown until drawn, so only its back is told.
+
+    ``PSu4L`` reads ``play the Summer 4 to a left corner (descending)``;
+    ``FTb`` ``spend a feather on the Rabbit, then take the top card of
+    column b`` with that card named.
+    """
+    m = parse_move(None, move)
+    turn = read_turn(view)
+    op = m.op
+    if op == "D":
+        back = view.pile_backs[m.arg] if m.arg < len(view.pile_backs) else None
+        what = "a card"
+        if back:
+            season = SEASON_NAMES[SEASONS.index(back)]
+            what = f"{'an' if season[0] in 'AEIOU' else 'a'} {season}-backed card"
+        words = f"draw {what} face down from pile {m.arg + 1}"
+    elif op == "T":
+        if m.arg == 3:
+            top = view.discard[-1] if view.discard else "the top card"
+            words = f"take {_named(top)} from the discard pile"
+        else:
+            column = view.market[m.arg]
+            top = column[-1] if column else "the top card"
+            words = f"take {_named(top)} from column {SOURCES[m.arg]}"
+    elif op == "R":
+        words = f"deal a card from pile {m.arg + 1} to rebuild the column"
+    elif op == "W" and m.card < 0:
+        words = "take a wild card, discarding two cards matching your board"
+    elif op == "W":
+        verb = {"move-wild": "move the replaced wild to stand for",
+                "bonus": "place the bonus wild as"}.get(turn.phase or "", "place the wild as")
+        words = f"{verb} {_card_words(m.card)}"
+        if m.side >= 0:
+            words += f" in a {'left' if m.side == 0 else 'right'} corner"
+    elif op == "P":
+        words = f"play {_card_words(m.card)}"
+        if m.side >= 0:
+            way = "left corner (descending)" if m.side == 0 else "right corner (ascending)"
+            words += f" to a {way}"
+        seat = _seat_of(view)
+        if seat >= 0:
+            corner = _corner_view(view, seat, m.card // 6)
+            if corner is not None and f"{CARDS[m.card]}*" in corner.cards:
+                words += ", replacing its wild"
+    elif op == "X":
+        name = _card_words(m.card)
+        words = {"wild": f"discard {name} for the wild",
+                 "pay": f"pay {name}",
+                 "limit": f"discard {name} at the hand limit"}.get(
+                     turn.phase or "", f"discard {name}")
+    elif op == "E":
+        words = "end the action"
+    else:
+        return f"spend a feather on the Otter: a hand limit of {OTTER_LIMIT} this turn"
+    if m.feather and op in _ANIMAL_OF:
+        return f"spend a feather on the {ANIMALS[_ANIMAL_OF[op]]}, then {words}"
+    return words
+
+
+def _named(text: str) -> str:
+    """A card of the market or the discard pile (``Su4``) in words."""
+    return _card_words(CARDS.index(text)) if text in CARDS else text
+
+
+def _seat_of(view: View) -> int:
+    return _seat(view, view.to_move)

@@ -13,7 +13,6 @@ from ...errors import NotationError
 from .rules import (
     AU,
     CARDS,
-    NOTATION,
     SIDES,
     SOURCES,
     SP,
@@ -24,6 +23,9 @@ from .rules import (
     corner_of,
     free_sides,
 )
+
+#: Where a player reads the notation, in every installation (error texts cite it).
+SEE = "adjudicator rules fifteen-days"
 
 _WORDS = {
     "draw": "d", "take": "t", "wild": "w", "joker": "w", "play": "p", "place": "p",
@@ -70,7 +72,7 @@ def _parse(text: str) -> Move:
     if m is None:
         raise NotationError(
             "cannot read this as a move: expected D1, Ta, W, PSu4, PSu4R, XAu1, WSp3, R2, E "
-            f"or FO (an F in front spends a feather) ({NOTATION})"
+            f"or FO (an F in front spends a feather) ({SEE})"
         )
     feather = m["f"] is not None
     if m["d"]:

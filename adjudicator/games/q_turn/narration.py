@@ -134,3 +134,66 @@ orient next
             "without a winner"
         )
     return words
+
+
+def _aim(arg: int) -> str:
+    """An orientation as a move names it: 0-3 a direction, 4 and 5 an axis."""
+    return DIR_NAMES[arg] if arg < 4 else ("north-south", "east-west")[arg - 4]
+
+
+def _turning(view: View, turn: int) -> str:
+    if turn < 0:
+        return "turning no disk"
+    sq = SQUARES[turn]
+    return f"turning {_disk(view.disks[sq])} on {sq} a quarter turn"
+
+
+def describe(view: View, move: str) -> str:
+    """What the legal move ``move`` would do, in a short phrase, from the
+    public board before it: where the token goes, the disk it reveals or
+    the action of the disk it lands or bounces on (Special Actions), the
+    far corner reached, the way a disk is pointed. What a face-down disk
+    is stays untold: nobody knows it before it is revealed.
+
+    >>> from adjudicator.games.q_turn import rules
+    >>> start = rules.setup({"disks": "4Q,6D,6O", "round-limit": 100}, ("ann", "bob"), "75")
+    >>> describe(rules.view(start, 0), "d4")
+    'enter the board on d4, your starting corner, and reveal its disk'
+    """
+    m = parse_move(None, move)
+    seat = view.players.index(view.to_move) if view.to_move in view.players else 0
+    here = view.tokens[seat]
+    if view.orienting is not None:
+        sq = view.orienting
+        if view.disks[sq][:1] == "O":
+            return f"point the One-Way Arrow on {sq} {_aim(m.arg)}"
+        return f"lay the Double Arrow on {sq} {_aim(m.arg)}, {_turning(view, m.turn)}"
+    if m.action == GO:
+        to = SQUARES[m.arg]
+        if here is None:
+            return f"enter the board on {to}, your starting corner, and reveal its disk"
+        words = f"move from {here} to {to}"
+        if to == view.far_corners[seat] and not view.reached[seat]:
+            words += ", your far corner,"
+        elif to == view.homes[seat] and view.reached[seat]:
+            return words + ", home again after the far corner: you win"
+        code = view.disks[to]
+        if code == "?":
+            return words + " and reveal its disk"
+        return words.rstrip(",") + ", " + _landing(view, code, m.turn, "landing on")
+    if m.action == BOUNCE:
+        assert here is not None
+        return f"bounce and stay on {here}, " + _landing(view, view.disks[here], m.turn,
+                                                           "re-using")
+    if m.action == ORIENT:
+        return f"re-orient the One-Way Arrow on {here} to {_aim(m.arg)} instead of moving"
+    return "pass"
+
+
+def _landing(view: View, code: str, turn: int, how: str) -> str:
+    """The special action of the disk ``code`` the token lands or bounces on."""
+    if code[:1] == "Q":
+        return f"{how} the Q-Turner: {_ALL_TURN}"
+    if code[:1] == "D":
+        return f"{how} the Double Arrow, {_turning(view, turn)}"
+    return f"{how} the One-Way Arrow, which takes no action"

@@ -8,9 +8,12 @@ from functools import lru_cache
 
 from ...errors import IllegalMoveError, NotationError
 from .rules import (
-    AXES, BOUNCE, D, DIRS, GO, NOTATION, ORIENT, PASS, Q, SQUARES, TITLE, TURN,
+    AXES, BOUNCE, D, DIRS, GO, ORIENT, PASS, Q, SQUARES, TITLE, TURN,
     SQUARE_INDEX, Move, State,
 )  # fmt: skip
+
+#: Where a player reads the notation, in every installation (error texts cite it).
+SEE = "adjudicator rules q-turn"
 
 _SQ = r"([a-d][1-4])"
 _TURN = rf"(?:(?:\+|,|;|&|/|turn(?:ing)?|rotat(?:e|ing))?{_SQ}|(?:\+|,|;|&|/)(-|0|no|none))?"
@@ -73,8 +76,8 @@ def _parse(text: str) -> Move:
                 "(squares run from a1 to d4)",
                 f"{TITLE}: {TURN}",
             )
-        raise NotationError(f"no square {bad}: squares run from a1 to d4 ({NOTATION})")
-    raise NotationError(f"cannot read this as a move: {_EXPECTED} ({NOTATION})")
+        raise NotationError(f"no square {bad}: squares run from a1 to d4 ({SEE})")
+    raise NotationError(f"cannot read this as a move: {_EXPECTED} ({SEE})")
 
 
 def _turn_of(square: str | None) -> int:

@@ -93,3 +93,27 @@ def _the_end(after: View) -> str:
         won = ", ".join(winners[:-1]) + " and " + winners[-1] + " share the win"
     return f"the game is over: final score {total}: {won}"
 
+
+
+def describe(view: View | None, move: str) -> str:
+    """What the legal move ``move`` would do, in a short phrase, from the
+    view of the player to move: the bid, or the card placed, where, and
+    whether it takes the pawn and sets the follow suit.
+
+    >>> describe(None, "3+")  # a bid reads no view
+    'bid 3+, taking the orange spare chip: 3 or 4 tricks'
+    """
+    m = CANONICAL.get(move) or parse_move(None, move)
+    if type(m) is Bid:
+        return _bid_words(m.tricks, m.spare).replace("bids", "bid", 1)
+    card, loc = m
+    assert view is not None
+    suit = SUIT_NAMES[card >> 4]
+    words = f"place the {suit} {card & 15} on {location_name(loc)}"
+    follow = view.follow[loc]
+    if follow is None:
+        # Trick Placement: the first card on a location takes its pawn.
+        return words + f", taking the {PAWNS[loc]} pawn: {suit} follows"
+    if follow != suit:
+        return words + f", not following {follow}"
+    return words

@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 
 from ...errors import NotationError
-from .cards import BID_TEXT, CARD_NAMES, NOTATION, PLACE_TEXT, SUITS, Bid, Move, Place, bid_text
+from .cards import BID_TEXT, CARD_NAMES, PLACE_TEXT, SUITS, Bid, Move, Place, bid_text
 from .rules import State, locations_for
+
+#: Where a player reads the notation, in every installation (error texts cite it).
+SEE = "adjudicator rules time-palatrix"
 
 _SUIT_WORDS = {
     "pink": 0, "p": 0,
@@ -51,14 +54,14 @@ def parse_move(state: State | None, text: str) -> Move:
             if len(m[2]) == 2 and not (m[3] or m[4]):
                 hint = f"; write the location apart, as in {SUITS[suit]}{m[2][0]}-{m[2][1]}"
             raise NotationError(
-                f"no card of rank {rank}: ranks run from 1 to 12{hint} ({NOTATION})"
+                f"no card of rank {rank}: ranks run from 1 to 12{hint} ({SEE})"
             )
         if m[3]:
             loc = int(m[3]) - 1
             if not 0 <= loc <= 3:
                 raise NotationError(
                     f"no location {loc + 1}: locations are 1 to 3, or 1 to 4 on the back "
-                    f"side ({NOTATION})"
+                    f"side ({SEE})"
                 )
         elif m[4]:
             loc = _LOCATION_WORDS[m[4]]
@@ -72,12 +75,12 @@ def parse_move(state: State | None, text: str) -> Move:
         if m[3] is not None and int(m[3]) != tricks + 1:
             raise NotationError(
                 "a bid with the spare chip covers two counts in a row, as in "
-                f"{tricks}/{tricks + 1}; write {tricks}+ ({NOTATION})"
+                f"{tricks}/{tricks + 1}; write {tricks}+ ({SEE})"
             )
         return Bid(tricks, spare)
     raise NotationError(
         "cannot read this as a move: expected a bid such as 3 or 3+ (with the spare chip), "
-        f"or a card and a location such as G7-2 ({NOTATION})"
+        f"or a card and a location such as G7-2 ({SEE})"
     )
 
 

@@ -220,3 +220,27 @@ def narrate(before: View, after: View, by: int, move: str) -> str:
     if after.to_move is None:
         text += "; " + _end_words(after)
     return text
+
+
+def describe(view: View, move: str) -> str:
+    """What placing the card would do, from the board the player sees: the
+    card as placed, each meeting that flips a card (5.2, 5.3) and the face
+    it ends showing when that is not the face placed.
+
+    ``FaSp-d5`` beside a Summer with a Spring back on d4 reads: ``place
+    Fall with a Spring back on d5: it and the Summer on d4 flip each other
+    (it to Spring, d4 to Spring); it shows Spring``.
+    """
+    m = parse_move(None, move)
+    card: Card = (m.face, m.back)
+    square = SQUARES[m.square]
+    around = _around(view.board, square)
+    order = tuple(m.order) or tuple(sorted(around))
+    final, _, steps = _meet(card, around, order)
+    text = f"place {_card_words(card)} on {square}"
+    events = [_step_words(s, card) for s in steps if s.me or s.them]
+    if events:
+        text += ": " + ", then ".join(events)
+    if final[0] != card[0]:
+        text += f"; it shows {NAMES[final[0]]}"
+    return text

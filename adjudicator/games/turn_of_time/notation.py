@@ -11,7 +11,10 @@ from functools import cache, lru_cache
 
 from ...errors import NotationError
 from .cards import DIRS, SQUARE_INDEX, Move, kind
-from .rules import NOTATION, State, around, meet, neighbours, outcomes, spell, ways
+from .rules import State, around, meet, neighbours, outcomes, spell, ways
+
+#: Where a player reads the notation, in every installation (error texts cite it).
+SEE = "adjudicator rules turn-of-time"
 
 _SEASON_WORDS = {
     "spring": 0, "sp": 0,
@@ -54,22 +57,22 @@ def _parse(text: str) -> Move:
             hint = "a card has two sides: give the face shown, then the back (FaFa for the single Fall card)"
         else:
             hint = "expected the face and back seasons, then the square, as in FaSp-c3 or FaSp-c3:nw"
-        raise NotationError(f"cannot read this as a move: {hint} ({NOTATION})")
+        raise NotationError(f"cannot read this as a move: {hint} ({SEE})")
     face, back = _SEASON_WORDS[m[1]], _SEASON_WORDS[m[2]]
     square = SQUARE_INDEX.get(m[3] + m[4])
     if square is None:
         raise NotationError(
-            f"no square {m[3]}{m[4]}: squares run from a1 to g7 with the first card on d4 ({NOTATION})"
+            f"no square {m[3]}{m[4]}: squares run from a1 to g7 with the first card on d4 ({SEE})"
         )
     order: tuple[int, ...] = ()
     if m[5]:
         if any(ch not in DIRS for ch in m[5]):
             raise NotationError(
-                f"the order of meetings {m[5]!r} must use the directions n, e, s and w ({NOTATION})"
+                f"the order of meetings {m[5]!r} must use the directions n, e, s and w ({SEE})"
             )
         if len(set(m[5])) != len(m[5]):
             raise NotationError(
-                f"the order of meetings {m[5]!r} names a direction twice ({NOTATION})"
+                f"the order of meetings {m[5]!r} names a direction twice ({SEE})"
             )
         order = tuple(DIRS.index(ch) for ch in m[5])
     return Move(face, back, square, order)
