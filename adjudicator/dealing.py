@@ -158,7 +158,8 @@ def record(log: Log, secret: Secret, line: str) -> Log:
             raise ParameterError(f"{name} contributes {how}")
         waiting = uncommitted(log)
         if waiting:
-            raise ParameterError(f"{', '.join(waiting)} must commit before anyone reveals")
+            raise ParameterError(f"{', '.join(waiting)} must commit before anyone reveals "
+                                 "or sends words")
         if kind == "words":
             part = msgspec.structs.replace(part, value=words_text(text))
         else:

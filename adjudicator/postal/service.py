@@ -33,7 +33,7 @@ from typing import Any
 from .. import files, log as logmod, timekeeper
 from ..errors import one_line
 from ..log import Log, Secret
-from . import decision, incoming, transport
+from . import deal, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
 from .config import Config, ConfigError, load_config, load_roster
 from .decision import Decision, Request
@@ -357,7 +357,8 @@ class MailReferee:
                 continue
             log = logmod.decode(raw, str(self.log_path(name)))
             key = f"announce:{name}:{incoming.digest(raw)}"
-            mails = decision.position_mails(name, log, self.secret(name), self.compose, seed=key)
+            mails = (deal.call_mails(name, log, self.compose, seed=key) if deal.stage(log) else
+                     decision.position_mails(name, log, self.secret(name), self.compose, seed=key))
             self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
             self.journal(key, name, None, None, mails, None)
             out.append(name)
@@ -387,8 +388,8 @@ class MailReferee:
             for _ in range(100):  # a bound: each act is one of a few per turn
                 raw = path.read_bytes()
                 log = logmod.decode(raw, str(path))
-                if log.time is None or log.result is not None:
-                    break
+                if log.time is None or log.result is not None or deal.stage(log):
+                    break  # (the clock waits for the deal: README, "The deal by mail")
                 timed = True
                 secret = self.secret(name)
                 key = f"clock:{name}:{incoming.digest(raw)}"
@@ -454,6 +455,8 @@ class MailReferee:
 
         raw = after if after is not None else self.log_path(game).read_bytes()
         log = logmod.decode(raw, game)
+        if deal.stage(log):
+            return []  # nothing to see before the deal
         rep = match.validate(match.unlock(log, self.secret(game)))
         g = games.get(log.game)
         style = Style(unicode=False)
@@ -576,6 +579,9 @@ class MailReferee:
             if log.result is not None:
                 rows.append((name, title, f"over: {match.describe(log.result)}", None))
                 continue
+            if deal.stage(log):
+                rows.append((name, title, deal.waiting_line(log), None))
+                continue
             who = match.validate(match.unlock(log, self.secret(name))).to_move()
             due = None
             if log.time is not None:
@@ -651,6 +657,9 @@ class MailReferee:
         out = []
         for name in self.roster:
             log = self.log(name)
+            if deal.stage(log):
+                out.append(f"{name}: {deal.waiting_line(log)}")
+                continue
             if log.result is not None:
                 out.append(f"{name}: over after {len(log.moves)} entries: "
                            f"{match.describe(log.result)}")
