@@ -221,3 +221,50 @@ def test_a_crash_after_the_last_part_deals_once(
         at += 1
     assert at > 8
 
+
+
+def test_a_part_never_sent_is_dropped_by_the_organiser_and_the_clock_waits(
+        tmp_path: Path, smtp: SMTPServer) -> None:
+    """A timed game whose cy never commits: the referee's clock does not act
+    on a game not dealt (days pass, no reminder, no crash); the organiser
+    drops cy's part (bob's, committed, stays), every player is told and asked
+    to reveal, and the game is dealt from the parts that are in."""
+    from datetime import UTC, datetime, timedelta
+
+    from adjudicator import clock
+
+    start = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    now = [start]
+    root = tmp_path / "ref"
+    roster = referee_dir(root, smtp.port, {"atlas": ("atlas", PLAYERS, "unused")})["atlas"]
+    log, secret = match.new_refereed("atlas", list(PLAYERS), deal=list(PLAYERS),
+                                     time=clock.parse("per-move=24h grace=12h"),
+                                     started=clock.stamp(start))
+    for p in ("ann", "bob"):
+        log = dealing.record(log, secret, dealing.player_commit(log, p))
+    (root / "games" / "atlas.json").write_bytes(logmod.encode(log))
+    (root / "games" / "atlas.secret.json").write_bytes(logmod.encode(secret))
+    (root / "referee.toml").write_text("outage = 10000\n" + (root / "referee.toml").read_text())
+    players = {p: Player(p, a, random.Random(p)) for p, a in roster.items()}
+    ref = postal.MailReferee(root, now=lambda: now[0].timestamp())
+    got = round_(ref, smtp, players)
+    assert "deal commit atlas.txt --as cy" in body_of(got["cy"][0])
+    now[0] += timedelta(days=3)
+    assert ref.run_once() == [] and stored(root) == log  # the clock waits for the deal
+    assert ref.status() == ["atlas: the deal waits for cy to commit"]
+
+    ref.request(["drop", "atlas", "bob"])
+    assert "bob has committed" in ref.run_once()[0]
+    ref.request(["drop", "atlas", "cy"])
+    got = round_(ref, smtp, players)
+    assert list(stored(root).deal) == ["ann", "bob"]
+    for p in PLAYERS:
+        text = " ".join(body_of(got[p][0]).split())
+        assert "The organiser dropped cy's part of the deal" in text
+    for p in ("ann", "bob"):
+        call = got[p][0]
+        reveal = line(cli("deal", "reveal", attached_log(call, tmp_path, p), "--as", p))
+        deliver(root, players[p].reply(call, reveal))
+    got = round_(ref, smtp, players)
+    assert all(views_in(got[p][-1]) for p in PLAYERS)  # dealt: the first views
+    assert not dealing.pending(stored(root))

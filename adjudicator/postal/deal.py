@@ -31,7 +31,7 @@ from .commands import Refused
 from .compose import Composer, public_text
 from .decision import Decision, fill, position_mails
 
-__all__ = ["WORDS", "call_mails", "decide", "line_of", "stage", "waiting_line"]
+__all__ = ["WORDS", "call_mails", "decide", "drop", "line_of", "stage", "waiting_line"]
 
 #: The mail commands of the deal.
 WORDS = ("commit", "reveal", "words")
@@ -106,7 +106,7 @@ def _asks(name: str, log: Log, player: str) -> list[str]:
 
 
 def call_mail(name: str, log: Log, player: str, composer: Composer, *, seed: str,
-              reply_to: Message | None = None) -> bytes:
+              reply_to: Message | None = None, news: str | None = None) -> bytes:
     """The mail to ``player`` of game ``name``, whose deal waits: where it
     stands and what to send, with the log attached."""
     from ..games import get
@@ -115,6 +115,8 @@ def call_mail(name: str, log: Log, player: str, composer: Composer, *, seed: str
     title = get(log.game).title
     body = [fill(f"{title}, {name}: the deal is made by the players, so that nobody, the "
                  "referee included, chooses it (notation/README.md, 'A deal nobody chooses').")]
+    if news is not None:
+        body += ["", fill(news)]
     for paragraph in _asks(name, log, player):
         body += ["", paragraph if paragraph.startswith("  ") else fill(paragraph)]
     subject = (f"[{name}] The deal: {'commit' if at == 'commit' else 'reveal'} "
@@ -125,9 +127,28 @@ def call_mail(name: str, log: Log, player: str, composer: Composer, *, seed: str
                          auto="auto-replied" if reply_to is not None else "auto-generated")
 
 
-def call_mails(name: str, log: Log, composer: Composer, *, seed: str) -> list[bytes]:
+def call_mails(name: str, log: Log, composer: Composer, *, seed: str,
+               news: str | None = None) -> list[bytes]:
     """The mail to every player of game ``name`` whose deal waits."""
-    return [call_mail(name, log, p, composer, seed=seed) for p in log.players]
+    return [call_mail(name, log, p, composer, seed=seed, news=news) for p in log.players]
+
+
+def drop(name: str, raw: bytes, log: Log, secret: Secret, args: Sequence[str],
+         composer: Composer, *, seed: str) -> Decision:
+    """The organiser's ``admin drop GAME PLAYER``: the part of a player who
+    never committed dropped (:func:`adjudicator.dealing.drop`), the header
+    signed anew, and every player told; the game is dealt now if nothing
+    else waits. Raises :class:`AdjudicatorError` with one line."""
+    if len(args) != 1:
+        raise Refused("write: drop GAME PLAYER")
+    new = dealing.drop(log, secret, args[0])
+    said = f"the organiser dropped {args[0]}'s part of the deal: they never sent it"
+    if stage(new) is None:
+        mails = position_mails(name, new, secret, composer, seed=seed,
+                               notes={p: (said,) for p in new.players})
+    else:
+        mails = call_mails(name, new, composer, seed=seed, news=said[0].upper() + said[1:] + ".")
+    return Decision(said, tuple(mails), name, raw, logmod.encode(new))
 
 
 def decide(word: str, args: Sequence[str], name: str, player: str, message: Message,

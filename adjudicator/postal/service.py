@@ -537,6 +537,14 @@ class MailReferee:
                 log_path = self.log_path(name)
                 raw = log_path.read_bytes()
                 log = logmod.decode(raw, str(log_path))
+                if act == "drop":  # the deal's act, not the clock's (postal/deal.py)
+                    dropped = deal.drop(name, raw, log, self.secret(name), args, self.compose,
+                                        seed=f"admin:{path.name}")
+                    self.note(f"{name}: {dropped.said}")
+                    done.append(f"{name}: {dropped.said}")
+                    self.journal(f"admin:{path.name}", name, raw, dropped.after, dropped.mails,
+                                 None)
+                    continue
                 acted = timekeeper.organise(log, self.secret(name), [act, *args],
                                             datetime.fromtimestamp(self.now(), UTC))
             except (AdjudicatorError, ValueError) as e:
