@@ -72,6 +72,23 @@ def line_of(word: str, args: Sequence[str], player: str) -> str:
     return f"{word} {player} {' '.join(rest)}"
 
 
+def rewrapped(word: str, args: Sequence[str], body: str) -> tuple[str, ...]:
+    """The words after ``commit`` or ``reveal`` with the value a mail client
+    moved to the next line (``commit ann`` and 64 hex digits pass 72
+    columns): the next line of ``body``, when it is one word."""
+    if word not in ("commit", "reveal") or len(args) != 1 or not body:
+        return tuple(args)
+    lines = body.splitlines()
+    for i, text in enumerate(lines[:-1]):
+        first = text.split()
+        if first and first[0].lower() == word and first[1:] == list(args):
+            nxt = lines[i + 1].split()
+            if len(nxt) == 1 and not lines[i + 1].lstrip().startswith(">"):
+                return (*args, nxt[0])
+            break
+    return tuple(args)
+
+
 def _asks(name: str, log: Log, player: str) -> list[str]:
     """What ``player`` is asked for, at the deal's stage: paragraphs."""
     at = stage(log)
@@ -152,7 +169,8 @@ def drop(name: str, raw: bytes, log: Log, secret: Secret, args: Sequence[str],
 
 
 def decide(word: str, args: Sequence[str], name: str, player: str, message: Message,
-           raw: bytes, log: Log, secret: Secret, composer: Composer, seed: str) -> Decision:
+           raw: bytes, log: Log, secret: Secret, composer: Composer, seed: str,
+           body: str = "") -> Decision:
     """A player's part of the deal by mail: recorded and the game's log
     signed anew, or refused with one line. The sender alone is answered
     until a stage is done; the last commitment mails every player the log
@@ -162,7 +180,7 @@ def decide(word: str, args: Sequence[str], name: str, player: str, message: Mess
             raise Refused(f"{word}: {waiting_line(log)}; nothing is played before the deal")
         if stage(log) is None:
             raise Refused("the deal is complete: nothing more is taken for it")
-        new = dealing.record(log, secret, line_of(word, args, player))
+        new = dealing.record(log, secret, line_of(word, rewrapped(word, args, body), player))
     except AdjudicatorError as e:
         return Decision(f"{name}: refused {player}'s {word}: {one_line(str(e))}",
                         (composer.error_mail(message, f"{name}: {e}", name, seed),))

@@ -289,8 +289,9 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
     from . import deal
 
     if found.word in deal.WORDS or deal.stage(log) is not None:  # before the game: its deal
+        bodies = [text for _, depth, text in request.texts if depth == 0]
         return deal.decide(found.word, found.args, name, player, message, raw, log, secret,
-                           composer, seed)
+                           composer, seed, bodies[0] if bodies else "")
     try:
         if not command.changes:
             vf = referee.issue_view(log, secret, player)

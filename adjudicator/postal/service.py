@@ -359,7 +359,8 @@ class MailReferee:
             key = f"announce:{name}:{incoming.digest(raw)}"
             mails = (deal.call_mails(name, log, self.compose, seed=key) if deal.stage(log) else
                      decision.position_mails(name, log, self.secret(name), self.compose, seed=key))
-            self.note(f"{name}: sent the position after move {len(log.moves)} to every player")
+            self.note(f"{name}: asked every player for their part of the deal" if deal.stage(log)
+                      else f"{name}: sent the position after move {len(log.moves)} to every player")
             self.journal(key, name, None, None, mails, None)
             out.append(name)
         return out
