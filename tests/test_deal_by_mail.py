@@ -267,6 +267,15 @@ def test_a_part_never_sent_is_dropped_by_the_organiser_and_the_clock_waits(
         call = got[p][0]
         reveal = line(cli("deal", "reveal", attached_log(call, tmp_path, p), "--as", p))
         deliver(root, players[p].reply(call, reveal))
+    now[0] += timedelta(hours=1)
     got = round_(ref, smtp, players)
     assert all(views_in(got[p][-1]) for p in PLAYERS)  # dealt: the first views
-    assert not dealing.pending(stored(root))
+    dealt = stored(root)
+    assert not dealing.pending(dealt) and dealt.started == clock.stamp(now[0])
+    match.check_public(dealt)
+    # The clock starts at the deal: the 3 days it took are on nobody's clock.
+    deal_time = now[0]
+    now[0] += timedelta(hours=1)
+    assert ref.run_once() == [] and not stored(root).moves
+    now[0] += timedelta(hours=22)
+    assert f"due by {clock.stamp(deal_time + timedelta(hours=24))}" in " ".join(ref.run_once())

@@ -29,7 +29,7 @@ from ..errors import AdjudicatorError, one_line
 from ..log import Log, Secret
 from .commands import Refused
 from .compose import Composer, public_text
-from .decision import Decision, fill, position_mails
+from .decision import Decision, fill, position_mails, stamp_now
 
 __all__ = ["WORDS", "call_mails", "decide", "drop", "line_of", "stage", "waiting_line"]
 
@@ -122,6 +122,20 @@ def _asks(name: str, log: Log, player: str) -> list[str]:
             "Your tool refuses if the log changed your commitment."]
 
 
+def begun(log: Log, secret: Secret, composer: Composer) -> Log:
+    """A game just dealt, its clock started now: a timed game's ``started``
+    (when the game began, with the clock) is the deal's time, not the
+    announcement's, so the time the deal took is on nobody's clock. The
+    header is signed anew; no entry exists yet to chain from it."""
+    if log.time is None or log.started is None:
+        return log
+    import msgspec
+
+    from ..signing import sign
+
+    return sign(msgspec.structs.replace(log, started=stamp_now(composer)), secret)
+
+
 def call_mail(name: str, log: Log, player: str, composer: Composer, *, seed: str,
               reply_to: Message | None = None, news: str | None = None) -> bytes:
     """The mail to ``player`` of game ``name``, whose deal waits: where it
@@ -159,6 +173,8 @@ def drop(name: str, raw: bytes, log: Log, secret: Secret, args: Sequence[str],
     if len(args) != 1:
         raise Refused("write: drop GAME PLAYER")
     new = dealing.drop(log, secret, args[0])
+    if stage(new) is None:
+        new = begun(new, secret, composer)
     said = f"the organiser dropped {args[0]}'s part of the deal: they never sent it"
     if stage(new) is None:
         mails = position_mails(name, new, secret, composer, seed=seed,
@@ -184,8 +200,10 @@ def decide(word: str, args: Sequence[str], name: str, player: str, message: Mess
     except AdjudicatorError as e:
         return Decision(f"{name}: refused {player}'s {word}: {one_line(str(e))}",
                         (composer.error_mail(message, f"{name}: {e}", name, seed),))
+    if stage(new) is None:  # the last part: dealt, and the clock starts
+        new = begun(new, secret, composer)
     after = logmod.encode(new)
-    if stage(new) is None:  # the last part: dealt
+    if stage(new) is None:
         notes = {p: ("the deal is complete: every contribution is in",) for p in new.players}
         mails = position_mails(name, new, secret, composer, seed=seed, notes=notes,
                                by=player, reply_to=message)
