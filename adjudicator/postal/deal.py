@@ -9,7 +9,9 @@ them all, and asks for the reveals (``reveal NAME VALUE``) and the
 mail-only players' words (``words TEXT``). The mail that records the last
 of those deals: it carries every player's first view. Each step is one
 :class:`~.decision.Decision`, so the journal records it exactly once, with
-its mails; a crash after the last reveal is received deals once.
+its mails; a crash after the last reveal is received deals once. A timed
+game begins at its deal (:func:`begun`), so the clock holds nobody to the
+time the deal took; the organiser drops a part never sent (:func:`drop`).
 
 A contribution is taken from its player's address alone (no view file
 exists before the deal); a forged commitment cannot bias the deal while
