@@ -706,14 +706,18 @@ def event_in_view(path: str, raw: bytes, vf: ViewFile, form: str, event: str, *,
 
 
 def validate_one(source: Source, secret: Secret | None = None,
-                 trust: pinning.Trust | None = None) -> tuple[Checked, str]:
+                 trust: pinning.Trust | None = None, *, witness: bool = False) -> tuple[Checked, str]:
     """One log checked: ``source`` names it (and holds its bytes when already
     read: standard input, an archive member); ``secret`` is the referee's
     secret, if any. Gives its report entry and the line that says it. A
     refereed game whose seed is secret has its header, chain and referee's
     signature checked, and its moves wait for the reveal. ``trust`` holds
-    its referee to the one the user expects (:mod:`adjudicator.pinning`).
-    (Module level: it runs in worker processes.)"""
+    its referee to the one the user expects (:mod:`adjudicator.pinning`),
+    and (``witness``) a refereed game to the copy of it seen here before
+    (:func:`forks.witness`). A line to tell the user (a referee trusted on
+    first use, an older copy) follows the line, as ``Note: ...``
+    (:func:`with_note`). (Module level: it runs in worker processes.)"""
+    from . import forks
     from .outputs import error_info
 
     path = source.label
@@ -731,21 +735,30 @@ def validate_one(source: Source, secret: Secret | None = None,
                     "it can be checked until the referee reveals the seed")
             entry.update(valid=True, result=data.result,
                          unchecked="the legality of the moves and the result: the seed is secret")
-            pinning.check(stored, trust)  # once the log is found sound
+            note = pinning.check(stored, trust)  # once the log is found sound
             line = (f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, refereed: signed "
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
             rep = match.validate(data)
-            pinning.check(stored, trust)
+            note = pinning.check(stored, trust)
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
             state = (f"over, {match.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
             line = one_line(f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, {state}")
+        if witness and stored.refereed:
+            note = forks.witness(stored) or note
+        line = with_note(line, note)
     except AdjudicatorError as e:
-        entry["error"] = error_info(e)
+        entry["error"], entry["valid"] = error_info(e), False
         line = named(path, e)
     return Checked(**entry), line
+
+
+def with_note(line: str, note: str | None) -> str:
+    """A log's line (:func:`validate_one`, :func:`audit_one`), and the note
+    to tell the user about it, if any, on a line of its own: ``Note: ...``."""
+    return line if note is None else f"{line}\n{one_line(f'Note: {note}')}"
 
 
 def source_log(source: Source) -> Log:
@@ -764,12 +777,13 @@ def named(path: str, e: AdjudicatorError) -> str:
 
 
 def validate_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
-                  jobs: int | None = None,
-                  trust: pinning.Trust | None = None) -> Iterator[tuple[Checked, str]]:
+                  jobs: int | None = None, trust: pinning.Trust | None = None,
+                  witness: bool = False) -> Iterator[tuple[Checked, str]]:
     """Every log of ``inputs`` checked (:func:`validate_one`), in order, each
     as soon as it is ready; many are checked in ``jobs`` processes (default:
     one per core), in bounded memory (:func:`adjudicator.bulk.ordered`)."""
-    return bulk.ordered(partial(validate_one, secret=secret, trust=trust), inputs, jobs=jobs,
+    return bulk.ordered(partial(validate_one, secret=secret, trust=trust, witness=witness), inputs,
+                        jobs=jobs,
                         early=inputs.expanded)
 
 
@@ -792,7 +806,7 @@ def audit_one(source: Source, secret: Secret | None = None,
     from .outputs import AuditItem, error_info
 
     try:
-        report, _ = audit_log(source_log(source), secret, trust)
+        report, note = audit_log(source_log(source), secret, trust)
     except AdjudicatorError as e:
         return (Audited(file=source.label, passed=False, items=[], error=error_info(e)),
                 named(source.label, e))
@@ -805,6 +819,7 @@ def audit_one(source: Source, secret: Secret | None = None,
         line = one_line(f"ok {source.label}: audit passed so far (the seed is not yet revealed)")
     else:
         line = one_line(f"ok {source.label}: audit passed")
+    line = with_note(line, note)
     return (Audited(file=source.label, passed=report.passed, items=items, error=None,
                     status=report.status), line)
 

@@ -158,7 +158,8 @@ def record(log: Log, secret: Secret, line: str) -> Log:
             raise ParameterError(f"{name} contributes {how}")
         waiting = uncommitted(log)
         if waiting:
-            raise ParameterError(f"{', '.join(waiting)} must commit before anyone reveals")
+            raise ParameterError(f"{', '.join(waiting)} must commit before anyone reveals "
+                                 "or sends words")
         if kind == "words":
             part = msgspec.structs.replace(part, value=words_text(text))
         else:
@@ -166,6 +167,30 @@ def record(log: Log, secret: Secret, line: str) -> Log:
                 raise ParameterError(f"{name}'s value does not match their commitment")
             part = msgspec.structs.replace(part, value=text)
     new = msgspec.structs.replace(log, deal={**log.deal, name: part})
+    check_deal(new)
+    return sign(new, secret)
+
+
+def drop(log: Log, secret: Secret, name: str) -> Log:
+    """The organiser drops the part of ``name``, who never committed (or
+    never sent words), before any value is revealed: ``log`` without it,
+    signed anew. Fair then: every value in is still hidden, so nobody can
+    tell what dropping it does to the deal; later, withholding a part would
+    choose between two deals, so it is refused."""
+    from .signing import sign
+
+    if log.commitment is None or secret.commitment != log.commitment:
+        raise BadLogError("the secret file belongs to another game (its commitment differs)")
+    if name not in log.deal:
+        raise ParameterError(f"{name!r} does not contribute to this deal "
+                             f"(contributors: {', '.join(log.deal) or 'none'})")
+    if log.moves:
+        raise ParameterError("the game has begun: its deal is fixed")
+    if any(p.value is not None for p in log.deal.values()):
+        raise ParameterError("values are being revealed: a part is dropped only before any is")
+    if log.deal[name].commitment is not None:
+        raise ParameterError(f"{name} has committed: their part stays, to be revealed")
+    new = msgspec.structs.replace(log, deal={n: p for n, p in log.deal.items() if n != name})
     check_deal(new)
     return sign(new, secret)
 

@@ -365,3 +365,36 @@ def test_vectors_match_notation_readme() -> None:
     # Without contributions the header hashes as it always did.
     assert seal.header_digest("adjudicator-log", 2, "atlas", {}, ["ann", "bob"], None,
                               seal.commit("s3cret", "00ff"), public, {}, rules=1).hex() in text
+
+
+def test_validate_holds_one_log_to_the_copy_seen_and_bulk_runs_say_first_use(
+        tmp_path: Path) -> None:
+    """Attack 2 against validate: a copy of another history passes validate
+    alone, but validate of one log, as show and audit, holds it to the copy
+    seen here last (one line, exit 1). Validating or auditing many logs says
+    the first use of a referee's name once, on stderr."""
+    log, secret = refereed("atlas", PLAYERS, "fork", 6, tag="fork")
+    seen = tmp_path / "seen.json"
+    seen.write_bytes(logmod.encode(log))
+    cli("validate", seen)  # remembered: move 6
+    other = tmp_path / "other.json"
+    other.write_bytes(logmod.encode(forked(log, secret, 3)))
+    r = cli("validate", other, status=1)
+    assert "DOES NOT EXTEND" in r.stderr and len(r.stderr.splitlines()) == 1
+    older = match.sign(msgspec.structs.replace(log, moves=log.moves[:4], signature=None), secret)
+    path = tmp_path / "older.json"
+    path.write_bytes(logmod.encode(older))
+    assert "Note: an older copy" in cli("validate", path).stderr
+
+    games_dir = tmp_path / "cup"
+    games_dir.mkdir()
+    club = tmp_path / "club.key"
+    cli("key", "new-referee", "-o", club)
+    for i in (1, 2):
+        cli("new", "atlas", "--players", "ann,bob", "--referee", "--referee-key", club,
+            "--tag", "event=Cup", "-o", games_dir / f"r{i}.json")
+    r = cli("validate", games_dir, "--referee-key", "Cup")
+    assert r.stderr.count("Note: first use: 'Cup' is now known as referee") == 1, r.stderr
+    assert pinning.known()["Cup"] == logmod.decode_key(club.read_bytes()).public
+    r = cli("audit", games_dir, "--referee-key", "Cup 2")
+    assert r.stderr.count("Note: first use: 'Cup 2'") == 1, r.stderr

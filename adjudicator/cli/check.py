@@ -44,7 +44,10 @@ def validate(
     the same list as for files, item by item.
 
     With --referee-key every log must be signed by that referee; a log whose
-    event tag names one of your known referees is held to its key anyway.
+    event tag names one of your known referees is held to its key anyway
+    (a name trusted on first use is said in a note). One refereed log is
+    also held to the copy of it you saw last, as show and audit hold it: a
+    copy that does not extend it is bad (the referee showed two histories).
 
     \b
     Example: adjudicator validate examples/turn-of-time/*.json
@@ -54,7 +57,8 @@ def validate(
     inputs = bulk.Inputs(logs or [], files_from)
     secret_file = actions.read_secret(secret)
     trust = pinning.trust(referee_key, allow_unsigned_event=allow_unsigned_event)
-    results = actions.validate_logs(inputs, secret_file, jobs=jobs, trust=trust)
+    results = actions.validate_logs(inputs, secret_file, jobs=jobs, trust=trust,
+                                    witness=inputs.single)
     checked, bad = _stream(results, inputs, json_, "validating", lambda entry: entry.error is None)
     if inputs.expanded and not json_:
         typer.echo(f"{checked} logs checked, {bad} bad", err=True)
@@ -66,16 +70,19 @@ def _stream(results: Iterable[tuple[Any, str]], inputs: bulk.Inputs, json_: bool
             ok: Callable[[Any], bool]) -> tuple[int, int]:
     """Print each result as it comes, in order: its line (stdout when ``ok``,
     else stderr) or its JSON item; a progress bar on a terminal. Gives the
-    number of logs and of bad ones; no log at all is an error."""
+    number of logs and of bad ones; no log at all is an error. A note that
+    comes with a line (a referee trusted on first use) goes to stderr, once."""
     total = inputs.count
     bar = sys.stderr.isatty() and (total is None or total >= 50)
     listing = JsonList() if json_ else None
     checked = bad = 0
+    noted: set[str] = set()
     shown: Any = (typer.progressbar(results, length=total, label=label, file=sys.stderr,
                                     show_pos=total is None) if bar else nullcontext(results))
     try:
         with shown as each:
-            for entry, line in each:
+            for entry, said in each:
+                line, *notes = said.split("\n")
                 checked += 1
                 good = ok(entry)
                 bad += not good
@@ -86,6 +93,10 @@ def _stream(results: Iterable[tuple[Any, str]], inputs: bulk.Inputs, json_: bool
                     listing.add(entry)
                 else:
                     typer.echo(line, err=not good)
+                for note in notes:  # a referee first trusted by one log is said once
+                    if note not in noted:
+                        noted.add(note)
+                        typer.echo(note, err=True)
     finally:
         if listing is not None:
             listing.close()

@@ -14,7 +14,7 @@ from ..present import safe
 
 def referee(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="The referee's directory: referee.toml, roster.toml, games/, Maildir/.", show_default=False)],
-    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS', 'admin replace GAME PLAYER NEW ADDRESS', 'admin eject GAME PLAYER', 'admin stand-in GAME PLAYER [move|back]'; recorded in the game's log and told to its players.", show_default=False)] = None,
+    admin: Annotated[list[str] | None, typer.Argument(metavar="[admin ACT GAME ...]", help="The organiser at the machine: 'admin status', or 'admin pause|resume GAME', 'admin extend GAME PLAYER HOURS', 'admin replace GAME PLAYER NEW ADDRESS', 'admin eject GAME PLAYER', 'admin stand-in GAME PLAYER [move|back]', 'admin drop GAME PLAYER' (a part of the deal never sent); recorded in the game's log and told to its players.", show_default=False)] = None,
     once: Annotated[bool, typer.Option("--once", help="Handle what is waiting, send the spool, and exit (for cron).")] = False,
     poll: Annotated[float | None, typer.Option("--poll", metavar="SECONDS", help="Seconds between rounds (default: referee.toml's poll, else 60).", min=0.05)] = None,
 ) -> None:
@@ -30,6 +30,9 @@ def referee(
     one out, 'admin stand-in GAME PLAYER [move|back]' has a bot play
     PLAYER's next move, or every move until they mail 'back'. Each is an
     entry of the game's signed log that its players are mailed about.
+    'admin drop GAME PLAYER' drops the part of the deal of a player who
+    never committed, before any value is revealed: the header is signed
+    anew without it, and every player is told.
 
     \b
     Example: adjudicator referee club/ --once
@@ -94,11 +97,11 @@ def _admin(root: Path, words: list[str]) -> None:
         for line in ref.status():
             typer.echo(safe(line, Style(unicode=False)))
         return
-    if words[1] not in ("pause", "resume", "extend", "replace", "eject", "stand-in") \
+    if words[1] not in ("pause", "resume", "extend", "replace", "eject", "stand-in", "drop") \
             or len(words) < 3:
         raise UsageError("admin pause|resume GAME, admin extend GAME PLAYER HOURS, admin "
                          "replace GAME PLAYER NEW ADDRESS, admin eject GAME PLAYER, or admin "
-                         "stand-in GAME PLAYER [move|back]")
+                         "stand-in GAME PLAYER [move|back], or admin drop GAME PLAYER")
     if words[2] not in ref.roster:
         raise UsageError(f"no game {words[2]!r} here (games: {', '.join(ref.roster)})")
     name = ref.request(words[1:])

@@ -25,10 +25,11 @@ from ..played import Replay
 from .compose import view_of
 from .incoming import strip_reply_prefix
 
-__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Digest", "Games", "Help", "Legal",
+__all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Commit", "Contribute",
+           "Digest", "Games", "Help", "Legal",
            "MailCommand", "Move",
-           "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Show",
-           "find_command", "help_text", "moves_of", "signs_own"]
+           "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Reveal", "Show",
+           "Words", "find_command", "help_text", "moves_of", "signs_own"]
 
 
 class Refused(AdjudicatorError):
@@ -259,6 +260,31 @@ class StandingOrders(MailCommand):
         return Played(acted.log, notes, acted.replayed, secret=kept)
 
 
+class Contribute(MailCommand):
+    """A player's part of the deal nobody chooses, before any view file
+    exists: decided by :func:`adjudicator.postal.deal.decide`."""
+
+    changes = False  # no view file to keep: none is issued before the deal
+
+
+class Commit(Contribute):
+    name = "commit"
+    help = (("commit [GAME] NAME HEX", "your commitment to the deal, as\n"
+                                       "'adjudicator deal commit' prints it"),)
+
+
+class Reveal(Contribute):
+    name = "reveal"
+    help = (("reveal [GAME] NAME VALUE", "your value, once every commitment is in\n"
+                                         "('adjudicator deal reveal')"),)
+
+
+class Words(Contribute):
+    name = "words"
+    help = (("words [GAME] TEXT", "a few words of yours for the deal, once\n"
+                                  "every commitment is in (no tool needed)"),)
+
+
 class Games(MailCommand):
     """The sender's games: answered by the referee, which reads their logs
     (:meth:`adjudicator.postal.service.MailReferee.overview`)."""
@@ -292,7 +318,7 @@ class Help(MailCommand):
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
     Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
-    StandingOrders(), Games(), Digest(), Help())}
+    StandingOrders(), Commit(), Reveal(), Words(), Games(), Digest(), Help())}
 COMMANDS = tuple(TABLE)
 
 

@@ -287,6 +287,12 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
     or one error mail to the sender that records nothing."""
     name, player, found = request.game, request.player, request.command
     command, message, seed = found.mail_command, request.message, request.seed
+    from . import deal
+
+    if found.word in deal.WORDS or deal.stage(log) is not None:  # before the game: its deal
+        bodies = [text for _, depth, text in request.texts if depth == 0]
+        return deal.decide(found.word, found.args, name, player, message, raw, log, secret,
+                           composer, seed, bodies[0] if bodies else "")
     try:
         if not command.changes:
             vf = referee.issue_view(log, secret, player)

@@ -33,7 +33,7 @@ from typing import Any
 from .. import files, log as logmod, timekeeper
 from ..errors import one_line
 from ..log import Log, Secret
-from . import authenticity, decision, incoming, transport
+from . import authenticity, deal, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
 from .config import Config, ConfigError, load_config, load_requirements, load_roster
 from .decision import Decision, Request
@@ -381,9 +381,11 @@ class MailReferee:
                 continue
             log = logmod.decode(raw, str(self.log_path(name)))
             key = f"announce:{name}:{incoming.digest(raw)}"
-            mails = decision.position_mails(name, log, self.secret(name), self.compose, seed=key)
+            mails = (deal.call_mails(name, log, self.compose, seed=key) if deal.stage(log) else
+                     decision.position_mails(name, log, self.secret(name), self.compose, seed=key))
             # Journaled to the spool: sent when the spool is flushed, not yet.
-            self.note(f"{name}: spooled the position after move {len(log.moves)} "
+            self.note(f"{name}: asked every player for their part of the deal" if deal.stage(log)
+                      else f"{name}: spooled the position after move {len(log.moves)} "
                       "for every player")
             self.journal(key, name, None, None, mails, None)
             out.append(name)
@@ -413,8 +415,8 @@ class MailReferee:
             for _ in range(100):  # a bound: each act is one of a few per turn
                 raw = path.read_bytes()
                 log = logmod.decode(raw, str(path))
-                if log.time is None or log.result is not None:
-                    break
+                if log.time is None or log.result is not None or deal.stage(log):
+                    break  # (the clock waits for the deal: README, "The deal by mail")
                 timed = True
                 secret = self.secret(name)
                 key = f"clock:{name}:{incoming.digest(raw)}"
@@ -480,6 +482,8 @@ class MailReferee:
 
         raw = after if after is not None else self.log_path(game).read_bytes()
         log = logmod.decode(raw, game)
+        if deal.stage(log):
+            return []  # nothing to see before the deal
         rep = match.validate(match.unlock(log, self.secret(game)))
         g = games.get(log.game)
         style = Style(unicode=False)
@@ -560,6 +564,14 @@ class MailReferee:
                 log_path = self.log_path(name)
                 raw = log_path.read_bytes()
                 log = logmod.decode(raw, str(log_path))
+                if act == "drop":  # the deal's act, not the clock's (postal/deal.py)
+                    dropped = deal.drop(name, raw, log, self.secret(name), args, self.compose,
+                                        seed=f"admin:{path.name}")
+                    self.note(f"{name}: {dropped.said}")
+                    done.append(f"{name}: {dropped.said}")
+                    self.journal(f"admin:{path.name}", name, raw, dropped.after, dropped.mails,
+                                 None)
+                    continue
                 acted = timekeeper.organise(log, self.secret(name), [act, *args],
                                             datetime.fromtimestamp(self.now(), UTC))
             except (AdjudicatorError, ValueError) as e:
@@ -601,6 +613,9 @@ class MailReferee:
             title = games.get(log.game).title
             if log.result is not None:
                 rows.append((name, title, f"over: {match.describe(log.result)}", None))
+                continue
+            if deal.stage(log):
+                rows.append((name, title, deal.waiting_line(log), None))
                 continue
             who = match.validate(match.unlock(log, self.secret(name))).to_move()
             due = None
@@ -677,6 +692,9 @@ class MailReferee:
         out = []
         for name in self.roster:
             log = self.log(name)
+            if deal.stage(log):
+                out.append(f"{name}: {deal.waiting_line(log)}")
+                continue
             if log.result is not None:
                 out.append(f"{name}: over after {len(log.moves)} entries: "
                            f"{match.describe(log.result)}")
