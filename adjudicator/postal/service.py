@@ -7,7 +7,7 @@ leads to is decided in memory (:mod:`.decision`): the new log, and every
 mail to send. That is written as one journal file (``state/pending.json``).
 Then the journal is carried out: the log is replaced (compare and swap
 under its lock), the mails are put in the spool, the message's id is added
-to those seen, the message is filed in ``Maildir/cur``, and the journal is
+to those seen (one transaction of :mod:`.store`), the message is filed in ``Maildir/cur``, and the journal is
 removed. A crash at any point leaves either no journal (nothing happened,
 or everything did) or a journal that the next start carries out again;
 each of its steps can be done twice with the same result. The spool is
@@ -19,14 +19,12 @@ Message-ID and is filed unread the second time.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import logging.handlers
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import files, log as logmod, timekeeper
@@ -36,18 +34,15 @@ from . import decision, incoming, transport
 from .compose import Composer, public_text as compose_public
 from .config import Config, ConfigError, load_config, load_roster
 from .decision import Decision, Request
+from .store import Store, seen_key
 from .transport import Maildir, Sender, Spool
 
-__all__ = ["Faulty", "MailReferee", "State"]
+__all__ = ["Faulty", "MailReferee", "seen_key"]
 
 
 class Faulty(Exception):
     """A message the referee could not decide on: put aside in quarantine/."""
 
-
-#: How many handled messages the referee remembers (the most recent): a
-#: message delivered again within them is filed unread.
-MAX_SEEN = 100_000
 
 #: The longest line ``referee.log`` takes; its size, and how many older
 #: files it keeps (``referee.log.1`` ...), before the oldest is dropped.
@@ -56,37 +51,11 @@ LOG_BYTES = 1024 * 1024
 LOG_FILES = 5
 
 
-def seen_key(message_id: str) -> str:
-    """How a handled message is remembered: a digest of fixed size, however
-    long the Message-ID a stranger chose."""
-    return hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
-
-
 def shown(message_id: str) -> str:
     """A Message-ID as a line of ``referee.log`` shows it: a long one cut."""
     if len(message_id) <= 200:
         return message_id
     return f"{message_id[:120]}... ({len(message_id)} characters, {seen_key(message_id)})"
-
-
-@dataclass
-class State:
-    """What the referee remembers: the messages handled (by :func:`seen_key`,
-    oldest first, at most :data:`MAX_SEEN`), and the log (by digest) each
-    game's players were last sent mail about."""
-
-    seen: dict[str, None] = field(default_factory=dict)
-    announced: dict[str, str] = field(default_factory=dict)
-
-    def handled(self, message_id: str) -> bool:
-        return seen_key(message_id) in self.seen
-
-    def add(self, message_id: str) -> None:
-        key = seen_key(message_id)
-        self.seen.pop(key, None)
-        self.seen[key] = None
-        while len(self.seen) > MAX_SEEN:
-            del self.seen[next(iter(self.seen))]
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):
@@ -136,6 +105,8 @@ class MailReferee:
         if (self.root / "referee.log").is_file():
             os.chmod(self.root / "referee.log", (self.root / "referee.log").stat().st_mode & 0o600)
         self.maildir.make()
+        #: What the referee remembers (:mod:`.store`).
+        self.store = Store(self.root / "state")
         # A referee killed inside files.write leaves the temporary copy it
         # was writing; in the directories only the referee writes, clear them.
         for sub in ("spool", "state"):
@@ -169,24 +140,6 @@ class MailReferee:
             self._warned.add(path)
             self.warn(f"warning: {path} is readable by others: chmod 600 {path}")
         return logmod.decode_secret(files.read(str(path)), str(path))
-
-    def load_state(self) -> State:
-        path = self.root / "state" / "state.json"
-        if not path.exists():
-            return State()
-        data = json.loads(path.read_bytes())
-        if data.get("seen_as") == "sha256/32":
-            seen = dict.fromkeys(data["seen"])
-        else:  # written by a version that kept the Message-IDs themselves
-            seen = dict.fromkeys(seen_key(m) for m in data["seen"])
-        while len(seen) > MAX_SEEN:
-            del seen[next(iter(seen))]
-        return State(seen=seen, announced=dict(data["announced"]))
-
-    def save_state(self, state: State) -> None:
-        data = {"seen_as": "sha256/32", "seen": list(state.seen), "announced": state.announced}
-        files.write(str(self.root / "state" / "state.json"),
-                    json.dumps(data, indent=1).encode("ascii"), private=True)
 
     def note(self, line: str) -> None:
         """One line in ``referee.log``, for the organiser, stamped by the
@@ -237,8 +190,8 @@ class MailReferee:
             pending = json.loads(path.read_bytes())
         except FileNotFoundError:
             return
-        state = self.load_state()
         game, key = pending["game"], pending["key"]
+        handled = []
         if pending["after"] is not None:
             after = base64.b64decode(pending["after"])
             log_path = self.log_path(game)
@@ -271,14 +224,15 @@ class MailReferee:
             # Named by the nonce: carried out twice after a crash, one request.
             files.write(str(folder / f"mail-{nonce}.json"),
                         json.dumps(words).encode("utf-8"), private=True)
-            state.add("nonce:" + nonce)
+            handled.append("nonce:" + nonce)
         if key.startswith("msg:"):
-            state.add(key[4:])
+            handled.append(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
             (self.root / "admin" / key[6:]).unlink(missing_ok=True)
-        if game is not None:
-            state.announced[game] = incoming.digest(self.log_path(game).read_bytes())
-        self.save_state(state)
+        self.store.carried(
+            handled=handled,
+            announced=None if game is None else
+            (game, incoming.digest(self.log_path(game).read_bytes())))
         if pending["filed"]:
             self.maildir.file(pending["filed"])
         path.unlink()
@@ -290,7 +244,7 @@ class MailReferee:
         self.carry_out()
         mail = incoming.read(data)
         key = "msg:" + mail.message_id
-        if self.load_state().handled(mail.message_id):
+        if self.store.handled(mail.message_id):
             if filed:
                 self.maildir.file(filed)
             return f"{shown(mail.message_id)}: already handled"
@@ -329,11 +283,10 @@ class MailReferee:
         """Send every game's players mail about any change to its log not yet
         announced (a new game, a move recorded by hand)."""
         self.carry_out()
-        state = self.load_state()
         out = []
         for name in self.roster:
             raw = self.log_path(name).read_bytes()
-            if state.announced.get(name) == incoming.digest(raw):
+            if self.store.announced(name) == incoming.digest(raw):
                 continue
             log = logmod.decode(raw, str(self.log_path(name)))
             key = f"announce:{name}:{incoming.digest(raw)}"
@@ -455,7 +408,7 @@ class MailReferee:
     def signed_act(self, asked: decision.Organised) -> Decision:
         """An organiser's signed act by mail: queued for this round (the
         same nonce twice is refused: a replayed mail does nothing)."""
-        if self.load_state().handled("nonce:" + asked.nonce):
+        if self.store.handled("nonce:" + asked.nonce):
             return Decision(f"from {asked.sender}: organiser's act refused: a replay",
                             (self.compose.error_mail(
                                 asked.message, "admin: this signed act was already taken "
