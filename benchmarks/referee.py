@@ -94,7 +94,7 @@ class Club:
 
     def __init__(self, root: Path, games: int, picture: str | None, *,
                  tables: tuple[tuple[str, tuple[str, ...]], ...] = TABLES, settings: str = "",
-                 seed: str = "bench") -> None:
+                 seed: str = "bench", made: dict[str, tuple[bytes, bytes]] | None = None) -> None:
         sys.path.insert(0, str(ROOT))
         from adjudicator import log as logmod, match
 
@@ -116,9 +116,13 @@ class Club:
         for i in range(games):
             game_id, players = tables[i % len(tables)]
             name = f"g{i:05d}"
-            log, secret = match.new_refereed(game_id, list(players), seed=f"{seed}-{i}")
-            (root / "games" / f"{name}.json").write_bytes(logmod.encode(log))
-            (root / "games" / f"{name}.secret.json").write_bytes(logmod.encode(secret))
+            if made is not None and name in made:  # the same game again, salt and keys too
+                public, hidden = made[name]
+            else:
+                log, secret = match.new_refereed(game_id, list(players), seed=f"{seed}-{i}")
+                public, hidden = logmod.encode(log), logmod.encode(secret)
+            (root / "games" / f"{name}.json").write_bytes(public)
+            (root / "games" / f"{name}.secret.json").write_bytes(hidden)
             os.chmod(root / "games" / f"{name}.secret.json", 0o600)
             lines.append(f"[{name}]")
             lines += [f'{p} = "{p}.{name}@players.test"' for p in players]
@@ -182,18 +186,20 @@ class Club:
 def prefill(referee, handled: int) -> None:
     """The referee as after ``handled`` messages: their ids remembered."""
     referee.store.remember(f"<bench-{i}@players.test>" for i in range(handled))
+    referee.store.close()  # its write-ahead log written back, as after a restart
 
 
-def play_out(game_id: str, players: tuple[str, ...], seed: str, settings: str) -> dict:
-    """One game played to its end by mail (its players answering as in the
-    rounds above), with ``settings`` in referee.toml: the mails and bytes
-    each player received."""
+def play_out(game_id: str, players: tuple[str, ...], made: tuple[bytes, bytes],
+             settings: str) -> dict:
+    """One game (``made``: its log and secret) played to its end by mail, its
+    players answering as in the rounds above, with ``settings`` in
+    referee.toml: the mails and bytes each player received."""
     sys.path.insert(0, str(ROOT))
     from adjudicator import postal
 
     with tempfile.TemporaryDirectory() as tmp:
         club = Club(Path(tmp) / "club", 1, None, tables=((game_id, players),),
-                    settings=settings, seed=seed)
+                    settings=settings, made={"g00000": made})
         try:
             ref = postal.MailReferee(club.root)
             ref.run_once()
@@ -211,6 +217,31 @@ def play_out(game_id: str, players: tuple[str, ...], seed: str, settings: str) -
         per = sorted(club.bytes_to.values())
         return {"decisions": decisions, "mails": mails, "bytes": club.sent_bytes,
                 "bytes_per_player": sum(per) / len(players), "most_to_a_player": per[-1]}
+
+
+#: The mail settings of referee.toml before issue #28 (a PNG picture, every
+#: player mailed after every move), and the defaults since.
+BEFORE = 'picture = "png"\nmail = "all"\n'
+DEFAULTS = ""
+
+
+def bytes_per_player(seed: str) -> dict:
+    """A 15 Days game (three players) and a Q-Turn game (two) played to the
+    end by mail twice, the same game and the same moves: with the settings
+    of before and with the defaults. Bytes mailed to each player."""
+    sys.path.insert(0, str(ROOT))
+    from adjudicator import log as logmod, match
+
+    out = {}
+    for game_id, players in (("fifteen-days", ("ann", "bob", "cy")), ("q-turn", ("ann", "bob"))):
+        log, secret = match.new_refereed(game_id, list(players), seed=seed)
+        made = (logmod.encode(log), logmod.encode(secret))
+        before = play_out(game_id, players, made, BEFORE)
+        after = play_out(game_id, players, made, DEFAULTS)
+        assert before["decisions"] == after["decisions"], "the same game, move for move"
+        out[game_id] = {"before": before, "after": after,
+                        "ratio": after["bytes_per_player"] / before["bytes_per_player"]}
+    return out
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -281,12 +312,31 @@ def main() -> None:
                         help="messages handled before, for the cost per decision")
     parser.add_argument("--picture", choices=("png", "svg", "none"), default=None,
                         help="the picture setting (default: referee.toml's default)")
+    parser.add_argument("--bytes", action="store_true",
+                        help="instead: the bytes mailed to each player in a whole game of 15 Days "
+                             "and of Q-Turn, before and with the defaults (exit 1 unless halved)")
+    parser.add_argument("--seed", default="bytes-28", help="the seed of --bytes's games")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--sink", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.sink:
         sink(Path(args.sink[0]), int(args.sink[1]))
         return
+    if args.bytes:
+        b = bytes_per_player(args.seed)
+        if args.json:
+            print(json.dumps(b, indent=1))
+        else:
+            print("| game | moves | mails per player | MB per player | of before |")
+            print("|---|---:|---:|---:|---:|")
+            for game_id, r in b.items():
+                before, after = r["before"], r["after"]
+                seats = before["bytes"] / before["bytes_per_player"]
+                for label, x, of in (("PNG, every move (before)", before, "-"),
+                                     ("the defaults", after, f"{r['ratio']:.2f}")):
+                    print(f"| {game_id}, {label} | {x['decisions']} | {x['mails'] / seats:.0f} | "
+                          f"{x['bytes_per_player'] / 1e6:.2f} | {of} |")
+        sys.exit(0 if all(r["ratio"] <= 0.5 for r in b.values()) else 1)
     args.handled = [int(h) for h in args.handled.split(",") if h]
     r = run(args)
     if args.json:

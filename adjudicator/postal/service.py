@@ -91,8 +91,6 @@ class MailReferee:
                 self.roster[game].update((s, a) for s, a in seats.items()
                                          if s in self.roster[game])
         self.send: Sender = send if send is not None else self.smtp_send
-        self.compose = Composer(self.config, self.roster, now)
-        self.domain = self.compose.domain
         self.maildir = Maildir(self.root / "Maildir")
         self.spool = Spool(self.root / "spool")
         (self.root / "games").mkdir(parents=True, exist_ok=True)  # the organiser's
@@ -102,11 +100,13 @@ class MailReferee:
             if sub in ("spool", "state") or (self.root / sub).is_dir():
                 files.private_dir(self.root / sub)
             files.tighten(self.root / sub)
+        #: What the referee remembers (:mod:`.store`).
+        self.store = Store(self.root / "state")
+        self.compose = Composer(self.config, self.roster, now, self.store.preferences)
+        self.domain = self.compose.domain
         if (self.root / "referee.log").is_file():
             os.chmod(self.root / "referee.log", (self.root / "referee.log").stat().st_mode & 0o600)
         self.maildir.make()
-        #: What the referee remembers (:mod:`.store`).
-        self.store = Store(self.root / "state")
         # A referee killed inside files.write leaves the temporary copy it
         # was writing; in the directories only the referee writes, clear them.
         for sub in ("spool", "state"):
@@ -163,7 +163,8 @@ class MailReferee:
                 mails: Sequence[bytes], filed: str | None,
                 observe: tuple[str, str, bool] | None = None,
                 seat: tuple[str, str, str] | None = None,
-                admin: tuple[str, list[str]] | None = None) -> None:
+                admin: tuple[str, list[str]] | None = None,
+                prefs: tuple[str, dict[str, str]] | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -178,6 +179,7 @@ class MailReferee:
             "observe": None if observe is None else list(observe),
             "seat": None if seat is None else list(seat),
             "admin": None if admin is None else [admin[0], admin[1]],
+            "prefs": None if prefs is None else [prefs[0], prefs[1]],
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
@@ -229,10 +231,12 @@ class MailReferee:
             handled.append(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
             (self.root / "admin" / key[6:]).unlink(missing_ok=True)
+        chosen = pending.get("prefs")
         self.store.carried(
             handled=handled,
             announced=None if game is None else
-            (game, incoming.digest(self.log_path(game).read_bytes())))
+            (game, incoming.digest(self.log_path(game).read_bytes())),
+            preferences=None if chosen is None else (chosen[0], chosen[1]))
         if pending["filed"]:
             self.maildir.file(pending["filed"])
         path.unlink()
@@ -252,6 +256,8 @@ class MailReferee:
             outcome = decision.address(mail, self.roster, self.compose)
             if isinstance(outcome, Request):
                 outcome = self.decide(outcome)
+            elif isinstance(outcome, decision.Preferring):
+                outcome = self.prefer(outcome)
             elif isinstance(outcome, decision.Overview):
                 outcome = self.overview(outcome)
             elif isinstance(outcome, decision.Organised):
@@ -267,7 +273,7 @@ class MailReferee:
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
-                     outcome.observe, admin=outcome.admin)
+                     outcome.observe, admin=outcome.admin, prefs=outcome.prefs)
         return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -485,6 +491,31 @@ class MailReferee:
                          self.clock_mails(name, acted, key), None, seat=seat_address)
         return done
 
+    def prefer(self, asked: decision.Preferring) -> Decision:
+        """The answer to ``prefs``: the sender's mail preferences, changed as
+        they ask (kept once the journal is carried out), for all their games."""
+        from .commands import PREFERENCES, Prefs, Refused
+
+        try:
+            asking = Prefs.chosen(asked.args)
+        except Refused as e:
+            return Decision(f"from {asked.sender}: {one_line(str(e))}", (self.compose.error_mail(
+                asked.message, str(e), None, asked.seed),))
+        now = {**self.compose.chosen(asked.sender), **asking}
+        lines = [f"Your mail preferences{' are now' if asking else ''}:", ""]
+        for name, values in PREFERENCES.items():
+            lines.append(f"  {name}={now[name]}   ({', '.join(values)})")
+        lines += ["", "picture: the board attached to each mail (svg, a few kilobytes;",
+                  "png, ten times larger; none). mail=all: a mail after every move;",
+                  "mail=turn: a mail only when it is your move (it says what happened",
+                  "since your last), at the start and at the end of a game. Change",
+                  "them with e.g. 'prefs picture=png mail=all'."]
+        said = (f"prefs for {asked.sender}: " + " ".join(f"{n}={v}" for n, v in asking.items())
+                if asking else f"prefs for {asked.sender}")
+        return Decision(said, (self.compose.answer_mail(asked.message, "prefs", "\n".join(lines),
+                                                        asked.seed),),
+                        prefs=(asked.sender, asking) if asking else None)
+
     def overview(self, asked: decision.Overview) -> Decision:
         """The answer to ``games``: every game of the sender, where it
         stands as they may know it (whose move, the deadline, the result)."""
@@ -549,13 +580,17 @@ class MailReferee:
                     "stand-in": f"A stand-in moved for {acted.player}",
                     "outage": "The referee is back"}.get(acted.kind)
         return [self.compose.view_mail(name, log, views[p], compose_public(log),
-                                       seed=f"{key}:{p}", headline=headline) for p in players]
+                                       seed=f"{key}:{p}", headline=headline) for p in players
+                if self.compose.wants(name, log, views[p])]
 
     def flush(self) -> tuple[int, str | None]:
         """Send the spool, oldest first; stop at the first failure (kept for
         the next try). Returns how many were sent, and the failure."""
         self.carry_out()
-        return self.spool.flush(self.config.address, self.send, self.note)
+        if self.send != self.smtp_send:
+            return self.spool.flush(self.config.address, self.send, self.note)
+        with transport.SMTPSession(self.config.smtp) as session:  # one connection for all
+            return self.spool.flush(self.config.address, session, self.note)
 
     def smtp_send(self, sender: str, to: list[str], data: bytes) -> None:
         """Send one message through the SMTP server of referee.toml."""

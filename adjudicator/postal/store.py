@@ -25,18 +25,11 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["MAX_SEEN", "PREFERENCES", "Store", "seen_key"]
+__all__ = ["MAX_SEEN", "Store", "seen_key"]
 
 #: How many handled messages the referee remembers (the most recent): a
 #: message delivered again within them is filed unread.
 MAX_SEEN = 100_000
-
-#: The mail preferences a player may set, each with its values (the first
-#: is the default unless referee.toml says otherwise).
-PREFERENCES: Mapping[str, tuple[str, ...]] = {
-    "picture": ("svg", "png", "none"),
-    "mail": ("all", "turn"),
-}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS seen (n INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
