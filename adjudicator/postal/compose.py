@@ -47,11 +47,13 @@ class Composer:
     def wants(self, name: str, log: Log, vf: ViewFile) -> bool:
         """Whether ``vf.player`` is mailed their view now: always with
         ``mail=all``; with ``mail=turn`` when it is their move, at the start
-        and at the end of the game (what happened between is in the
-        ``since`` of their next view)."""
+        and at the end of the game, and after an event (a proposal to
+        answer, a resignation, a notice of the clock). The moves between
+        are in the ``since`` of their next view."""
         if self.chosen(self.roster[name][vf.player])["mail"] == "all":
             return True
-        return vf.legal is not None or log.result is not None or not log.moves
+        return (vf.legal is not None or log.result is not None or not log.moves
+                or log.moves[-1].move.startswith("@"))
 
     @property
     def domain(self) -> str:

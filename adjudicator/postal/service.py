@@ -183,15 +183,17 @@ class MailReferee:
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
-        self.carry_out()
+        self.carry_out(pending)
 
-    def carry_out(self) -> None:
-        """Carry out the journal, if one is waiting; every step may run twice."""
+    def carry_out(self, pending: dict | None = None) -> None:
+        """Carry out the journal, if one is waiting; every step may run twice.
+        ``pending`` is the journal just written (not read back again)."""
         path = self.root / "state" / "pending.json"
-        try:
-            pending = json.loads(path.read_bytes())
-        except FileNotFoundError:
-            return
+        if pending is None:
+            try:
+                pending = json.loads(path.read_bytes())
+            except FileNotFoundError:
+                return
         game, key = pending["game"], pending["key"]
         handled = []
         if pending["after"] is not None:

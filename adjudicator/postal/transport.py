@@ -96,7 +96,9 @@ class Spool:
         sent = 0
         for path in sorted(self.path.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)):
             data = path.read_bytes()
-            message = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+            # The referee's own mail: its headers read as plain text (compat32),
+            # without the header objects the default policy builds.
+            message = BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True)
             to = [a for _, a in getaddresses([str(message.get("To", ""))]) if a]
             try:
                 send(sender, to, data)
