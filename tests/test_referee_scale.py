@@ -186,3 +186,39 @@ def test_prefs_is_in_the_help() -> None:
     assert all(len(line) <= 72 for line in text.splitlines())
     assert postal.commands.Prefs.chosen(["Picture=PNG,", "mail=turn"]) == {
         "picture": "png", "mail": "turn"}
+
+
+def test_referee_toml_refuses_a_mail_setting_it_does_not_know(tmp_path: Path) -> None:
+    import pytest
+
+    referee_dir(tmp_path, 25, {"g": ("q-turn", ("ann", "bob"), "prefs-3")})
+    toml = tmp_path / "referee.toml"
+    toml.write_text('mail = "weekly"\n' + toml.read_text())  # above [smtp]
+    with pytest.raises(postal.ConfigError, match="mail is all or turn, not 'weekly'"):
+        postal.load_config(tmp_path)
+    toml.write_text(toml.read_text().replace('mail = "weekly"\n', 'mail = "turn"\n'))
+    assert postal.load_config(tmp_path).mail == "turn"
+    assert postal.Config(address="r@x.test").picture == "svg", "the smaller default"
+
+
+def test_with_mail_turn_a_proposal_still_reaches_everyone(tmp_path: Path, smtp: SMTPServer) -> None:
+    """Only my turn, but not deaf: a takeback proposed by the player to move
+    (an event to answer) is mailed to a player who chose ``mail = "turn"``."""
+    roster = referee_dir(tmp_path, smtp.port, {"g": ("atlas", ("ann", "bob", "cy"), "prefs-4")})
+    toml = tmp_path / "referee.toml"
+    toml.write_text('mail = "turn"\n' + toml.read_text())
+    players = {p: Player(p, a, random.Random(p)) for p, a in roster["g"].items()}
+    ref = postal.MailReferee(tmp_path, now=lambda: NOW)
+    ref.run_once()  # the start: everyone
+    for p in players.values():
+        assert len(p.collect(smtp.sink)) == 1
+    mover = next(p for p in players.values() if "Your move" in str(p.inbox[-1]["Subject"]))
+    deliver(tmp_path, mover.reply(mover.inbox[-1], f"move {views_in(mover.inbox[-1])[-1].legal[0]}"))
+    ref.run_once()
+    got = {p.name: p.collect(smtp.sink) for p in players.values()}
+    assert sum(len(m) for m in got.values()) == 2, "the mover's answer and the next player's turn"
+    nxt = next(p for p in players.values() if got[p.name] and p is not mover)
+    deliver(tmp_path, nxt.reply(nxt.inbox[-1], "propose takeback 1"))
+    ref.run_once()
+    got = {p.name: p.collect(smtp.sink) for p in players.values()}
+    assert all(len(m) == 1 for m in got.values()), "a proposal is news for every player"
