@@ -217,8 +217,8 @@ def mime(headers: Sequence[tuple[str, str]], body: str,
 
     crlf = "\r\n"
 
-    def lines(text: str) -> str:
-        return crlf.join(text.splitlines()) + crlf
+    def lines(text: str) -> str:  # line breaks as the email package sees them: CR, LF, CRLF
+        return crlf.join(line.decode("ascii") for line in text.encode("ascii").splitlines()) + crlf
 
     def fold(name: str, value: str) -> str:  # as EmailMessage does: RFC 2047 where not ASCII
         if (name not in ("From", "To") and value.isascii() and value.isprintable() and "=?" not in value

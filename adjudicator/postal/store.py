@@ -77,7 +77,10 @@ class Store:
     def _take_in(self, old: Path) -> None:
         """The state of an earlier version (Message-IDs, or their digests
         with ``seen_as``), oldest first, then the file removed."""
-        data = json.loads(old.read_bytes())
+        try:
+            data = json.loads(old.read_bytes())
+        except FileNotFoundError:  # taken in by another start meanwhile
+            return
         keys = (data["seen"] if data.get("seen_as") == "sha256/32"
                 else [seen_key(m) for m in data["seen"]])
         with self.db:
@@ -85,7 +88,7 @@ class Store:
             self._add_keys(keys)
             self.db.executemany("INSERT OR REPLACE INTO announced VALUES (?, ?)",
                                 data.get("announced", {}).items())
-        old.unlink()
+        old.unlink(missing_ok=True)
 
     # -- messages handled --
 
