@@ -97,8 +97,8 @@ class Store:
                                (seen_key(message_id),)).fetchone() is not None
 
     def _add_keys(self, keys: Iterable[str]) -> None:
-        for key in keys:  # one seen again becomes the newest
-            self.db.execute("INSERT OR REPLACE INTO seen (key) VALUES (?)", (key,))
+        # In order; one seen again becomes the newest.
+        self.db.executemany("INSERT OR REPLACE INTO seen (key) VALUES (?)", ((k,) for k in keys))
         newest = self.db.execute("SELECT max(n) FROM seen").fetchone()[0] or 0
         # The oldest beyond the bound are forgotten (numbers are given in
         # order, so the newest MAX_SEEN have the highest).
