@@ -24,7 +24,7 @@ from mailref import deliver, referee_dir  # noqa: E402
 
 from adjudicator import files, log as logmod, match, postal  # noqa: E402
 from adjudicator.cli import app  # noqa: E402
-from adjudicator.postal import service  # noqa: E402
+from adjudicator.postal import service, store  # noqa: E402
 
 PLAYERS = ("ann", "bob")
 
@@ -188,14 +188,17 @@ def test_long_message_ids_do_not_grow_the_referees_files(tmp_path: Path) -> None
     referee_dir(root, 25, {"g1": ("q-turn", PLAYERS, "harden-4")})
     ref = postal.MailReferee(root, send=lambda *_: None, now=lambda: 1_800_000_000.0)
     ref.run_once()
-    state, log = root / "state" / "state.json", root / "referee.log"
-    sizes = state.stat().st_size, log.stat().st_size
+    log = root / "referee.log"
+    sizes = ref.store.count(), log.stat().st_size
     first = a_mail(f"<{'x' * 100_000}-0@elsewhere.test>")
     for i in range(40):
         deliver(root, a_mail(f"<{'x' * 100_000}-{i}@elsewhere.test>"))
     ref.run_once()
     assert len(list((root / "Maildir" / "cur").iterdir())) == 40
-    assert state.stat().st_size - sizes[0] < 40 * 100
+    # Each is remembered by a digest of fixed size, never by its 100,000 characters.
+    assert ref.store.count() - sizes[0] == 40
+    for path in (root / "state").iterdir():
+        assert b"x" * 1000 not in path.read_bytes(), path
     assert log.stat().st_size - sizes[1] < 40 * 1200
     assert all(line.startswith("2027-01-15T08:00:00Z ") for line in log.read_text().splitlines())
     # Delivered again, after a restart: known, and filed unread.
@@ -215,17 +218,53 @@ def test_state_of_an_earlier_version_is_read(tmp_path: Path) -> None:
     ref = postal.MailReferee(root, send=lambda *_: None)
     deliver(root, a_mail("<old@elsewhere.test>"))
     assert "<old@elsewhere.test>: already handled" in ref.run_once()
-    data = json.loads((root / "state" / "state.json").read_bytes())
-    assert data["seen_as"] == "sha256/32" and data["seen"] == [
-        service.seen_key("<old@elsewhere.test>")]
+    # Taken into the referee's database once, the old file removed.
+    assert not (root / "state" / "state.json").exists()
+    assert ref.store.handled("<old@elsewhere.test>") and ref.store.count() == 1
 
 
-def test_the_memory_of_messages_is_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(service, "MAX_SEEN", 3)
-    state = service.State()
+def test_state_json_of_digests_is_read(tmp_path: Path) -> None:
+    root = tmp_path / "club"
+    referee_dir(root, 25, {"g1": ("q-turn", PLAYERS, "harden-5")})
+    (root / "state").mkdir()
+    (root / "state" / "state.json").write_text(json.dumps(
+        {"seen_as": "sha256/32", "seen": [service.seen_key("<old@elsewhere.test>")],
+         "announced": {}}, indent=1))
+    ref = postal.MailReferee(root, send=lambda *_: None)
+    deliver(root, a_mail("<old@elsewhere.test>"))
+    assert "<old@elsewhere.test>: already handled" in ref.run_once()
+
+
+def test_the_memory_of_messages_is_bounded(tmp_path: Path) -> None:
+    state = store.Store(tmp_path, bound=3)
     for i in range(5):
-        state.add(f"<{i}@x>")
+        state.remember([f"<{i}@x>"])
     assert [state.handled(f"<{i}@x>") for i in range(5)] == [False, False, True, True, True]
+    state.remember([f"<{i}@x>" for i in range(5, 10)])
+    assert [state.handled(f"<{i}@x>") for i in range(10)] == [False] * 7 + [True] * 3
+    assert state.count() == 3
+    assert store.MAX_SEEN == 100_000  # the bound the README promises
+
+
+def test_the_memory_of_messages_does_not_slow_down_with_its_size(tmp_path: Path) -> None:
+    """A season handled (100,000 messages) costs each new message what the
+    first did: one row written, one index look-up (issue #28)."""
+    import time
+
+    state = store.Store(tmp_path)
+    state.remember(f"<{i}@season.test>" for i in range(store.MAX_SEEN))
+
+    def cost(memory: store.Store) -> float:
+        started = time.process_time()
+        for i in range(50):
+            assert not memory.handled(f"<new-{i}@x>")
+            memory.carried(handled=[f"<new-{i}@x>"])
+        return time.process_time() - started
+
+    (tmp_path / "empty").mkdir()
+    assert cost(state) < 3 * cost(store.Store(tmp_path / "empty")) + 0.05
+    assert state.count() == store.MAX_SEEN and state.handled("<new-49@x>")
+    assert not state.handled("<0@season.test>")
 
 
 def test_referee_log_is_rotated(tmp_path: Path, monkeypatch) -> None:

@@ -11,13 +11,16 @@ works on a directory::
     DIR/Maildir/              incoming mail (new/, cur/, tmp/), filled by any
                               mail delivery agent or by the IMAP fetch
     DIR/spool/                outgoing mail not sent yet, one .eml file each
-    DIR/state/                what the referee remembers across restarts
+    DIR/state/                what the referee remembers across restarts (the
+                              journal; referee.sqlite: messages handled, logs
+                              announced, players' mail preferences)
     DIR/referee.log           one line per message taken, refused or ignored
     DIR/signed/GAME/          the raw mails of moves their provider signed (DKIM)
 
 The parts, one job each: :mod:`.config` reads the two settings files,
 :mod:`.transport` moves mail (the Maildir, IMAP, SMTP and the spool),
-:mod:`.incoming` reads a message once, :mod:`.commands` holds the mail
+:mod:`.incoming` reads a message once, :mod:`.store` remembers (SQLite),
+:mod:`.commands` holds the mail
 commands (one class each, with its own help), :mod:`.decision` decides in
 memory what a message leads to, :mod:`.compose` writes the mails, and
 :mod:`.service` carries each decision out exactly once; :mod:`.authenticity`

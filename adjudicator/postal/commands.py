@@ -26,8 +26,7 @@ from .compose import view_of
 from .incoming import strip_reply_prefix
 
 __all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Commit", "Contribute",
-           "Digest", "Games", "Help", "Legal",
-           "MailCommand", "Move",
+           "Digest", "Games", "Help", "Legal", "MailCommand", "Move", "PREFERENCES", "Prefs",
            "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Reveal", "Show",
            "Words", "find_command", "help_text", "moves_of", "signs_own"]
 
@@ -305,6 +304,40 @@ class Digest(MailCommand):
     about_a_game = False
     changes = False
 
+#: The mail preferences a player may set (``prefs``), each with its values;
+#: the defaults are referee.toml's ``picture`` and ``mail``.
+PREFERENCES: dict[str, tuple[str, ...]] = {
+    "picture": ("svg", "png", "none"),
+    "mail": ("all", "turn"),
+}
+
+
+class Prefs(MailCommand):
+    """The sender's mail preferences, for every game of theirs: answered by
+    the referee, which keeps them
+    (:meth:`adjudicator.postal.service.MailReferee.prefer`)."""
+
+    name = "prefs"
+    help = (("prefs [picture=P] [mail=M]", "your mails: the picture svg, png or\n"
+                                             "none; mail=all after every move, or\n"
+                                             "turn: only when it is your move"),)
+    about_a_game = False
+    changes = False
+
+    @staticmethod
+    def chosen(args: Sequence[str]) -> dict[str, str]:
+        """``picture=png mail=turn`` as a mapping; :class:`Refused` for
+        anything else (``prefs`` alone asks what they are)."""
+        out: dict[str, str] = {}
+        for arg in args:
+            name, _, value = arg.strip(".,;").lower().partition("=")
+            if name not in PREFERENCES or value not in PREFERENCES[name]:
+                choices = "; ".join(f"{n}={'|'.join(v)}" for n, v in PREFERENCES.items())
+                raise Refused(f"prefs: {arg!r} is not a preference; write e.g. 'prefs "
+                              f"picture=svg mail=turn' ({choices})")
+            out[name] = value
+        return out
+
 
 class Help(MailCommand):
     name = "help"
@@ -318,7 +351,7 @@ class Help(MailCommand):
 
 TABLE: dict[str, MailCommand] = {c.name: c for c in (
     Move(), Show(), Legal(), Propose(), Accept(), Reject(), Resign(), Absent(), Back(),
-    StandingOrders(), Commit(), Reveal(), Words(), Games(), Digest(), Help())}
+    StandingOrders(), Commit(), Reveal(), Words(), Games(), Digest(), Prefs(), Help())}
 COMMANDS = tuple(TABLE)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage, Message
-from email.utils import formatdate, parseaddr
+from email.utils import formataddr, formatdate, parseaddr
 from typing import Any
 
 import msgspec
@@ -35,6 +35,25 @@ class Composer:
     config: Config
     roster: Mapping[str, Mapping[str, str]]
     now: Callable[[], float]
+    #: The mail preferences a player at an address chose (``prefs``): only
+    #: what they set; referee.toml's ``picture`` and ``mail`` for the rest.
+    preferences: Callable[[str], Mapping[str, str]] = lambda address: {}
+
+    def chosen(self, address: str) -> dict[str, str]:
+        """Every mail preference of the player at ``address``, defaults included."""
+        return {"picture": self.config.picture, "mail": self.config.mail,
+                **self.preferences(address)}
+
+    def wants(self, name: str, log: Log, vf: ViewFile) -> bool:
+        """Whether ``vf.player`` is mailed their view now: always with
+        ``mail=all``; with ``mail=turn`` when it is their move, at the start
+        and at the end of the game, and after an event (a proposal to
+        answer, a resignation, a notice of the clock). The moves between
+        are in the ``since`` of their next view."""
+        if self.chosen(self.roster[name][vf.player])["mail"] == "all":
+            return True
+        return (vf.legal is not None or log.result is not None or not log.moves
+                or log.moves[-1].move.startswith("@"))
 
     @property
     def domain(self) -> str:
@@ -48,19 +67,23 @@ class Composer:
              reply_to: Message | None = None,
              attachments: Sequence[tuple[str, str, bytes]] = (),
              auto: str = "auto-generated", calendar: bytes | None = None) -> bytes:
-        msg = EmailMessage(policy=policy.SMTP)
-        msg["From"] = f"{self.config.name} <{self.config.address}>"
-        msg["To"] = to
-        msg["Subject"] = subject
-        msg["Date"] = formatdate(self.now(), usegmt=True)
-        msg["Message-ID"] = self.message_id(game, seed)
-        msg["Auto-Submitted"] = auto
+        # Quoted where the name needs it ("Club referee, cup"), else it reads as two addresses.
+        headers = [("From", formataddr((self.config.name, self.config.address))), ("To", to),
+                   ("Subject", subject), ("Date", formatdate(self.now(), usegmt=True)),
+                   ("Message-ID", self.message_id(game, seed)), ("Auto-Submitted", auto)]
         if reply_to is not None and reply_to.get("Message-ID"):
-            msg["In-Reply-To"] = str(reply_to["Message-ID"]).strip()
+            # Read from a stranger's mail: one line, whatever it held.
+            answered = " ".join(str(reply_to["Message-ID"]).split())
             refs = str(reply_to.get("References", "")).split()
-            msg["References"] = " ".join([*refs[-8:], str(reply_to["Message-ID"]).strip()])
-        msg.set_content(body if body.endswith("\n") else body + "\n", charset="us-ascii",
-                        cte="7bit")
+            headers += [("In-Reply-To", answered),
+                        ("References", " ".join([*refs[-8:], answered]))]
+        text = body if body.endswith("\n") else body + "\n"
+        if calendar is None:
+            return mime(headers, text, attachments, seed)
+        msg = EmailMessage(policy=policy.SMTP)
+        for name, value in headers:
+            msg[name] = value
+        msg.set_content(text, charset="us-ascii", cte="7bit")
         for filename, ctype, data in attachments:
             maintype, _, subtype = ctype.partition("/")
             if maintype == "text":
@@ -68,10 +91,9 @@ class Composer:
                                    cte="7bit", filename=filename)
             else:
                 msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
-        if calendar is not None:
-            from .. import calendars
+        from .. import calendars
 
-            calendars.attach(msg, calendar)
+        calendars.attach(msg, calendar)
         return msg.as_bytes()
 
     def position_mails(self, name: str, log: Log, views: Mapping[str, ViewFile], *, seed: str,
@@ -80,8 +102,32 @@ class Composer:
         with their view file of ``views`` (the mail to ``by`` answers
         ``reply_to``), and one text form of the public log for all."""
         public = public_text(log)
-        return [self.view_mail(name, log, views[p], public, seed=f"{seed}:{p}",
-                               reply_to=reply_to if p == by else None) for p in log.players]
+        out = []
+        for p in log.players:
+            if self.wants(name, log, views[p]):
+                out.append(self.view_mail(name, log, views[p], public, seed=f"{seed}:{p}",
+                                          reply_to=reply_to if p == by else None))
+            elif p == by:  # their mail is answered, in a few lines
+                out.append(self.taken_mail(name, log, views[p], seed=f"{seed}:{p}",
+                                           reply_to=reply_to))
+        return out
+
+    def taken_mail(self, name: str, log: Log, vf: ViewFile, *, seed: str,
+                   reply_to: Message | None) -> bytes:
+        """The answer to a player with ``mail=turn`` whose change was taken
+        and who is not to move now: what was recorded, and whose move it is."""
+        game = games.get(log.game)
+        ply = len(log.moves)
+        status = f"{vf.to_move} to move" if vf.to_move is not None else "waiting"
+        lines = [present.fold(n, ASCII) for n in vf.notes] or ["Taken."]
+        lines += ["", present.fold(
+            f"{status} (move {ply + 1}). You get mail from this game when it is your "
+            "move, with what happened since, and at its end (you chose 'prefs mail=turn'; "
+            "'prefs mail=all' for a mail after every move).", ASCII)]
+        return self.mail(self.roster[name][vf.player],
+                         present.safe(f"[{name}] {status} ({game.title}, move {ply + 1})", ASCII),
+                         "\n".join(lines), game=name, seed=seed, reply_to=reply_to,
+                         auto="auto-replied")
 
     def view_mail(self, name: str, log: Log, vf: ViewFile, public: bytes, *, seed: str,
                   reply_to: Message | None = None, headline: str | None = None) -> bytes:
@@ -109,7 +155,7 @@ class Composer:
             lines.append(f"'adjudicator audit {name}.txt' on the attached log.")
         lines += ["", "Your view file (keep it in your reply):", textform.dumps(vf)]
         attachments = [(f"{name}.txt", "text/plain", public)]
-        board = picture(vf, self.config.picture)
+        board = picture(vf, self.chosen(self.roster[name][vf.player])["picture"])
         if board is not None:
             attachments.append(board)
         return self.mail(self.roster[name][vf.player], subject, "\n".join(lines), game=name,
@@ -158,6 +204,54 @@ class Composer:
         sender = parseaddr(str(message.get("From", "")))[1]
         return self.mail(sender, f"Re: {command}", text, game=None, seed=seed, reply_to=message,
                          auto="auto-replied")
+
+
+def mime(headers: Sequence[tuple[str, str]], body: str,
+         attachments: Sequence[tuple[str, str, bytes]], seed: str) -> bytes:
+    """A mail of ASCII text with ``attachments``, written out directly in the
+    shape the email package gives it (each header folded by it): the
+    referee writes thousands, and building each as an
+    :class:`~email.message.EmailMessage` cost more than deciding the move.
+    Its boundary comes from ``seed``, so the same mail is the same bytes."""
+    import base64
+
+    crlf = "\r\n"
+
+    def lines(text: str) -> str:  # line breaks as the email package sees them: CR, LF, CRLF
+        return crlf.join(line.decode("ascii") for line in text.encode("ascii").splitlines()) + crlf
+
+    def fold(name: str, value: str) -> str:  # as EmailMessage does: RFC 2047 where not ASCII
+        if (name not in ("From", "To") and value.isascii() and value.isprintable() and "=?" not in value
+                and len(name) + len(value) < 76):
+            return f"{name}: {value}{crlf}"  # what folding leaves as it is, written at once
+        return policy.SMTP.header_factory(name, value).fold(policy=policy.SMTP)
+
+    head = "".join(fold(name, value) for name, value in headers)
+    head += "MIME-Version: 1.0" + crlf
+    text_type = 'Content-Type: text/plain; charset="us-ascii"' + crlf + \
+        "Content-Transfer-Encoding: 7bit" + crlf
+    if not attachments:
+        return (head + text_type + crlf + lines(body)).encode("ascii")
+    parts = [text_type + crlf + lines(body)]
+    for filename, ctype, data in attachments:
+        disposition = fold("Content-Disposition", f'attachment; filename="{filename}"')
+        if ctype.startswith("text/"):
+            parts.append(f'Content-Type: {ctype}; charset="us-ascii"' + crlf +
+                         "Content-Transfer-Encoding: 7bit" + crlf + disposition +
+                         "MIME-Version: 1.0" + crlf + crlf + lines(data.decode("ascii")))
+        else:
+            encoded = base64.encodebytes(data).decode("ascii")
+            parts.append(f"Content-Type: {ctype}" + crlf + "Content-Transfer-Encoding: base64" +
+                         crlf + disposition + "MIME-Version: 1.0" + crlf + crlf + lines(encoded))
+    tag = hashlib.sha256(seed.encode("utf-8", "replace")).hexdigest()[:19]
+    boundary = f"==============={tag}=="
+    while any(boundary in part for part in parts):  # never inside what it separates
+        boundary = "=" + boundary
+    out = [head, f'Content-Type: multipart/mixed; boundary="{boundary}"', crlf, crlf]
+    for part in parts:
+        out += ["--", boundary, crlf, part, crlf]
+    out += ["--", boundary, "--", crlf]
+    return "".join(out).encode("ascii")
 
 
 def how_to_answer(to_move: bool, signs: bool = False) -> list[str]:

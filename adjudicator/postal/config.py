@@ -49,9 +49,15 @@ class Config:
     address: str
     name: str = "adjudicator referee"
     poll: float = 60.0
-    #: The picture attached to each mail: ``png`` (needs resvg, else SVG),
-    #: ``svg`` or ``none``.
-    picture: str = "png"
+    #: The picture attached to each mail, unless the player chose another
+    #: (``prefs picture=...``): ``svg`` (the default: a few kilobytes, drawn
+    #: in milliseconds), ``png`` (needs resvg, else SVG; ten times the bytes
+    #: and the time) or ``none``.
+    picture: str = "svg"
+    #: Which mails a player gets, unless they chose (``prefs mail=...``):
+    #: ``all`` (after every move) or ``turn`` (when it is their move, with
+    #: what happened since their last; and the end of the game).
+    mail: str = "all"
     smtp: Server | None = None
     imap: Server | None = None
     #: The games anyone may follow by mail (``observe GAME``): their names,
@@ -175,9 +181,12 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
         time_zone(str(zone))
     except ValueError as e:
         raise ConfigError(f"{path}: [digest] {e}") from None
-    picture = data.get("picture", "png")
+    picture = data.get("picture", "svg")
     if picture not in ("png", "svg", "none"):
-        raise ConfigError(f"{path}: picture is png, svg or none, not {picture!r}")
+        raise ConfigError(f"{path}: picture is svg, png or none, not {picture!r}")
+    mail = data.get("mail", "all")
+    if mail not in ("all", "turn"):
+        raise ConfigError(f"{path}: mail is all or turn, not {mail!r}")
     smtp = imap = None
     if "smtp" in data:
         smtp = _server(data["smtp"], f"{path} [smtp]", {"tls": 465, "starttls": 587, "none": 25},
@@ -186,7 +195,7 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
         imap = _server(data["imap"], f"{path} [imap]", {"tls": 993, "starttls": 143, "none": 143},
                        "ADJUDICATOR_IMAP_PASSWORD", root, environ, warn, imap=True)
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
-                  poll=float(poll), picture=picture, smtp=smtp, imap=imap,
+                  poll=float(poll), picture=picture, mail=mail, smtp=smtp, imap=imap,
                   outage=float(outage), observers=tuple(observers),
                   digest=default, digest_hour=hour, digest_zone=str(zone),
                   organisers=tuple((a.lower(), k) for a, k in organisers.items()))

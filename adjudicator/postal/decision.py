@@ -27,7 +27,8 @@ from .commands import Command, Refused, find_command
 from .compose import Composer, public_text
 from .incoming import Incoming, is_automatic
 
-__all__ = ["YOUR_MAIL", "Decision", "Organised", "Overview", "Request", "address", "decide",
+__all__ = ["YOUR_MAIL", "Decision", "Organised", "Overview", "Preferring", "Request", "address",
+           "decide",
            "game_of",
            "ignored", "overview_text",
            "position_mails", "proof"]
@@ -54,6 +55,8 @@ class Decision:
     secret: bytes | None = None
     #: A player's choice of the daily digest: (address, on).
     digest: tuple[str, bool] | None = None
+    #: A player's mail preferences to keep: (address, name -> value).
+    prefs: tuple[str, dict[str, str]] | None = None
 
 
 def ignored(why: str) -> Decision:
@@ -79,7 +82,7 @@ class Request:
 
 
 def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
-            composer: Composer) -> Decision | Request | Overview | Organised:
+            composer: Composer) -> Decision | Request | Overview | Organised | Preferring:
     """Who a message is from and what it asks: a request about one of their
     games, or already the decision (ignored; help; no command; which game?)."""
     message, seed = incoming.message, "msg:" + incoming.message_id
@@ -128,6 +131,8 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
         return Decision(f"digest {choice[0]} for {sender}",
                         (composer.answer_mail(message, "digest", fill(text), seed),),
                         digest=(sender, on))
+    if command.name == "prefs":
+        return Preferring(incoming, message, sender, found.args)
     if not command.about_a_game:
         return Decision(f"{command.name} for {sender}",
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
@@ -147,6 +152,21 @@ class Overview:
     incoming: Incoming
     message: Message
     mine: Mapping[str, str]
+
+    @property
+    def seed(self) -> str:
+        return "msg:" + self.incoming.message_id
+
+
+@dataclass(frozen=True)
+class Preferring:
+    """A ``prefs`` message from ``sender`` (a player here), with ``args``:
+    the referee answers from, and keeps, the preferences it holds."""
+
+    incoming: Incoming
+    message: Message
+    sender: str
+    args: tuple[str, ...]
 
     @property
     def seed(self) -> str:

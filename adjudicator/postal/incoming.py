@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
@@ -48,13 +49,18 @@ class Incoming:
 
     def texts(self) -> list[tuple[str, int, str]]:
         """Its readable parts (:func:`mailparse.message_texts`); none when the
-        email package cannot decode them."""
+        email package cannot decode them. Decoded once, however often asked
+        (the observer, the organiser and the command are looked for in them)."""
+        return list(self._texts)
+
+    @cached_property
+    def _texts(self) -> tuple[tuple[str, int, str], ...]:
         if self.message is None:
-            return []
+            return ()
         try:
-            return mailparse.message_texts(self.message)
+            return tuple(mailparse.message_texts(self.message))
         except (ValueError, TypeError, LookupError, IndexError, AttributeError, UnicodeError):
-            return []
+            return ()
 
     def view_files(self, texts: list[tuple[str, int, str]], source: str) -> list[Found]:
         """Every log and view file in it (quoted or attached), from ``texts``

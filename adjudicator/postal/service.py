@@ -7,7 +7,7 @@ leads to is decided in memory (:mod:`.decision`): the new log, and every
 mail to send. That is written as one journal file (``state/pending.json``).
 Then the journal is carried out: the log is replaced (compare and swap
 under its lock), the mails are put in the spool, the message's id is added
-to those seen, the message is filed in ``Maildir/cur``, and the journal is
+to those seen (one transaction of :mod:`.store`), the message is filed in ``Maildir/cur``, and the journal is
 removed. A crash at any point leaves either no journal (nothing happened,
 or everything did) or a journal that the next start carries out again;
 each of its steps can be done twice with the same result. The spool is
@@ -19,14 +19,13 @@ Message-ID and is filed unread the second time.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import logging.handlers
 import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +36,15 @@ from . import authenticity, deal, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
 from .config import Config, ConfigError, load_config, load_requirements, load_roster
 from .decision import Decision, Request
+from .store import Store, seen_key
 from .transport import Maildir, Sender, Spool
 
-__all__ = ["Faulty", "MailReferee", "State"]
+__all__ = ["Faulty", "MailReferee", "seen_key"]
 
 
 class Faulty(Exception):
     """A message the referee could not decide on: put aside in quarantine/."""
 
-
-#: How many handled messages the referee remembers (the most recent): a
-#: message delivered again within them is filed unread.
-MAX_SEEN = 100_000
 
 #: The longest line ``referee.log`` takes; its size, and how many older
 #: files it keeps (``referee.log.1`` ...), before the oldest is dropped.
@@ -57,37 +53,11 @@ LOG_BYTES = 1024 * 1024
 LOG_FILES = 5
 
 
-def seen_key(message_id: str) -> str:
-    """How a handled message is remembered: a digest of fixed size, however
-    long the Message-ID a stranger chose."""
-    return hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
-
-
 def shown(message_id: str) -> str:
     """A Message-ID as a line of ``referee.log`` shows it: a long one cut."""
     if len(message_id) <= 200:
         return message_id
     return f"{message_id[:120]}... ({len(message_id)} characters, {seen_key(message_id)})"
-
-
-@dataclass
-class State:
-    """What the referee remembers: the messages handled (by :func:`seen_key`,
-    oldest first, at most :data:`MAX_SEEN`), and the log (by digest) each
-    game's players were last sent mail about."""
-
-    seen: dict[str, None] = field(default_factory=dict)
-    announced: dict[str, str] = field(default_factory=dict)
-
-    def handled(self, message_id: str) -> bool:
-        return seen_key(message_id) in self.seen
-
-    def add(self, message_id: str) -> None:
-        key = seen_key(message_id)
-        self.seen.pop(key, None)
-        self.seen[key] = None
-        while len(self.seen) > MAX_SEEN:
-            del self.seen[next(iter(self.seen))]
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):
@@ -126,8 +96,6 @@ class MailReferee:
                 self.roster[game].update((s, a) for s, a in seats.items()
                                          if s in self.roster[game])
         self.send: Sender = send if send is not None else self.smtp_send
-        self.compose = Composer(self.config, self.roster, now)
-        self.domain = self.compose.domain
         self.maildir = Maildir(self.root / "Maildir")
         self.spool = Spool(self.root / "spool")
         (self.root / "games").mkdir(parents=True, exist_ok=True)  # the organiser's
@@ -137,6 +105,10 @@ class MailReferee:
             if sub in ("spool", "state") or (self.root / sub).is_dir():
                 files.private_dir(self.root / sub)
             files.tighten(self.root / sub)
+        #: What the referee remembers (:mod:`.store`).
+        self.store = Store(self.root / "state")
+        self.compose = Composer(self.config, self.roster, now, self.store.preferences)
+        self.domain = self.compose.domain
         if (self.root / "referee.log").is_file():
             os.chmod(self.root / "referee.log", (self.root / "referee.log").stat().st_mode & 0o600)
         self.maildir.make()
@@ -181,24 +153,6 @@ class MailReferee:
             self.warn(f"warning: {path} is readable by others: chmod 600 {path}")
         return logmod.decode_secret(files.read(str(path)), str(path))
 
-    def load_state(self) -> State:
-        path = self.root / "state" / "state.json"
-        if not path.exists():
-            return State()
-        data = json.loads(path.read_bytes())
-        if data.get("seen_as") == "sha256/32":
-            seen = dict.fromkeys(data["seen"])
-        else:  # written by a version that kept the Message-IDs themselves
-            seen = dict.fromkeys(seen_key(m) for m in data["seen"])
-        while len(seen) > MAX_SEEN:
-            del seen[next(iter(seen))]
-        return State(seen=seen, announced=dict(data["announced"]))
-
-    def save_state(self, state: State) -> None:
-        data = {"seen_as": "sha256/32", "seen": list(state.seen), "announced": state.announced}
-        files.write(str(self.root / "state" / "state.json"),
-                    json.dumps(data, indent=1).encode("ascii"), private=True)
-
     def note(self, line: str) -> None:
         """One line in ``referee.log``, for the organiser, stamped by the
         referee's clock; the file is rotated (:data:`LOG_BYTES` each, the
@@ -223,7 +177,8 @@ class MailReferee:
                 seat: tuple[str, str, str] | None = None,
                 admin: tuple[str, list[str]] | None = None,
                 secret: bytes | None = None,
-                digest: tuple[str, bool | str] | None = None) -> None:
+                digest: tuple[str, bool | str] | None = None,
+                prefs: tuple[str, dict[str, str]] | None = None) -> None:
         """Write what handling one message (or one announcement) leads to, then carry it out.
         Where a game's players are mailed, so are its observers (the public view)."""
         if game is not None and mails:
@@ -240,25 +195,28 @@ class MailReferee:
             "admin": None if admin is None else [admin[0], admin[1]],
             "secret": None if secret is None else base64.b64encode(secret).decode("ascii"),
             "digest": None if digest is None else list(digest),
+            "prefs": None if prefs is None else [prefs[0], prefs[1]],
         }
         files.write(str(self.root / "state" / "pending.json"),
                     json.dumps(pending).encode("ascii"), private=True)
-        self.carry_out()
+        self.carry_out(pending)
 
-    def carry_out(self) -> None:
-        """Carry out the journal, if one is waiting; every step may run twice."""
+    def carry_out(self, pending: dict | None = None) -> None:
+        """Carry out the journal, if one is waiting; every step may run twice.
+        ``pending`` is the journal just written (not read back again)."""
         path = self.root / "state" / "pending.json"
-        try:
-            pending = json.loads(path.read_bytes())
-        except FileNotFoundError:
-            return
-        state = self.load_state()
+        if pending is None:
+            try:
+                pending = json.loads(path.read_bytes())
+            except FileNotFoundError:
+                return
         game, key = pending["game"], pending["key"]
         if pending.get("secret") is not None:
             # Before the log: an entry never commits to orders the referee
             # does not hold (orders held but never recorded are not revealed).
             files.write(str(self.secret_path(game)), base64.b64decode(pending["secret"]),
                         private=True)
+        handled = []
         if pending["after"] is not None:
             after = base64.b64decode(pending["after"])
             log_path = self.log_path(game)
@@ -297,14 +255,17 @@ class MailReferee:
             # Named by the nonce: carried out twice after a crash, one request.
             files.write(str(folder / f"mail-{nonce}.json"),
                         json.dumps(words).encode("utf-8"), private=True)
-            state.add("nonce:" + nonce)
+            handled.append("nonce:" + nonce)
         if key.startswith("msg:"):
-            state.add(key[4:])
+            handled.append(key[4:])
         if key.startswith("admin:"):  # the organiser's request, now carried out
             (self.root / "admin" / key[6:]).unlink(missing_ok=True)
-        if game is not None:
-            state.announced[game] = incoming.digest(self.log_path(game).read_bytes())
-        self.save_state(state)
+        chosen = pending.get("prefs")
+        self.store.carried(
+            handled=handled,
+            announced=None if game is None else
+            (game, incoming.digest(self.log_path(game).read_bytes())),
+            preferences=None if chosen is None else (chosen[0], chosen[1]))
         if pending["filed"]:
             self.maildir.file(pending["filed"])
         path.unlink()
@@ -316,7 +277,7 @@ class MailReferee:
         self.carry_out()
         mail = incoming.read(data)
         key = "msg:" + mail.message_id
-        if self.load_state().handled(mail.message_id):
+        if self.store.handled(mail.message_id):
             if filed:
                 self.maildir.file(filed)
             return f"{shown(mail.message_id)}: already handled"
@@ -324,6 +285,8 @@ class MailReferee:
             outcome = decision.address(mail, self.roster, self.compose)
             if isinstance(outcome, Request):
                 outcome = self.decide(outcome)
+            elif isinstance(outcome, decision.Preferring):
+                outcome = self.prefer(outcome)
             elif isinstance(outcome, decision.Overview):
                 outcome = self.overview(outcome)
             elif isinstance(outcome, decision.Organised):
@@ -340,7 +303,7 @@ class MailReferee:
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
                      outcome.observe, admin=outcome.admin, secret=outcome.secret,
-                     digest=outcome.digest)
+                     digest=outcome.digest, prefs=outcome.prefs)
         return f"{shown(mail.message_id)}: {outcome.said}"
 
     def decide(self, request: Request) -> Decision:
@@ -373,11 +336,10 @@ class MailReferee:
         """Send every game's players mail about any change to its log not yet
         announced (a new game, a move recorded by hand)."""
         self.carry_out()
-        state = self.load_state()
         out = []
         for name in self.roster:
             raw = self.log_path(name).read_bytes()
-            if state.announced.get(name) == incoming.digest(raw):
+            if self.store.announced(name) == incoming.digest(raw):
                 continue
             log = logmod.decode(raw, str(self.log_path(name)))
             key = f"announce:{name}:{incoming.digest(raw)}"
@@ -505,7 +467,7 @@ class MailReferee:
     def signed_act(self, asked: decision.Organised) -> Decision:
         """An organiser's signed act by mail: queued for this round (the
         same nonce twice is refused: a replayed mail does nothing)."""
-        if self.load_state().handled("nonce:" + asked.nonce):
+        if self.store.handled("nonce:" + asked.nonce):
             return Decision(f"from {asked.sender}: organiser's act refused: a replay",
                             (self.compose.error_mail(
                                 asked.message, "admin: this signed act was already taken "
@@ -589,6 +551,31 @@ class MailReferee:
             self.journal(key, name, raw, logmod.encode(acted.log),
                          self.clock_mails(name, acted, key), None, seat=seat_address)
         return done
+
+    def prefer(self, asked: decision.Preferring) -> Decision:
+        """The answer to ``prefs``: the sender's mail preferences, changed as
+        they ask (kept once the journal is carried out), for all their games."""
+        from .commands import PREFERENCES, Prefs, Refused
+
+        try:
+            asking = Prefs.chosen(asked.args)
+        except Refused as e:
+            return Decision(f"from {asked.sender}: {one_line(str(e))}", (self.compose.error_mail(
+                asked.message, str(e), None, asked.seed),))
+        now = {**self.compose.chosen(asked.sender), **asking}
+        lines = [f"Your mail preferences{' are now' if asking else ''}:", ""]
+        for name, values in PREFERENCES.items():
+            lines.append(f"  {name}={now[name]}   ({', '.join(values)})")
+        lines += ["", "picture: the board attached to each mail (svg, a few kilobytes;",
+                  "png, ten times larger; none). mail=all: a mail after every move;",
+                  "mail=turn: a mail only when it is your move (it says what happened",
+                  "since your last), at the start and at the end of a game. Change",
+                  "them with e.g. 'prefs picture=png mail=all'."]
+        said = (f"prefs for {asked.sender}: " + " ".join(f"{n}={v}" for n, v in asking.items())
+                if asking else f"prefs for {asked.sender}")
+        return Decision(said, (self.compose.answer_mail(asked.message, "prefs", "\n".join(lines),
+                                                        asked.seed),),
+                        prefs=(asked.sender, asking) if asking else None)
 
     def overview(self, asked: decision.Overview) -> Decision:
         """The answer to ``games``: every game of the sender, where it
@@ -726,13 +713,17 @@ class MailReferee:
                     "stand-in": f"A stand-in moved for {acted.player}",
                     "outage": "The referee is back"}.get(acted.kind)
         return [self.compose.view_mail(name, log, views[p], compose_public(log),
-                                       seed=f"{key}:{p}", headline=headline) for p in players]
+                                       seed=f"{key}:{p}", headline=headline) for p in players
+                if self.compose.wants(name, log, views[p])]
 
     def flush(self) -> tuple[int, str | None]:
         """Send the spool, oldest first; stop at the first failure (kept for
         the next try). Returns how many were sent, and the failure."""
         self.carry_out()
-        return self.spool.flush(self.config.address, self.send, self.note)
+        if self.send != self.smtp_send:
+            return self.spool.flush(self.config.address, self.send, self.note)
+        with transport.SMTPSession(self.config.smtp) as session:  # one connection for all
+            return self.spool.flush(self.config.address, session, self.note)
 
     def smtp_send(self, sender: str, to: list[str], data: bytes) -> None:
         """Send one message through the SMTP server of referee.toml."""

@@ -1,5 +1,6 @@
 """Moving mail: the Maildir that incoming mail is delivered to (or fetched
-into by IMAP), the spool of mail to send, and sending it by SMTP.
+into by IMAP), the spool of mail to send, and sending it by SMTP (one
+connection for the whole spool).
 
 Nothing here reads what a message says; each step that changes a
 directory is one rename or one removal, so that the service above can
@@ -15,12 +16,13 @@ from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
 from pathlib import Path
+from typing import Any
 
 from .. import files
 from ..errors import one_line
 from .config import Server
 
-__all__ = ["Maildir", "Sender", "Spool", "fetch_imap", "smtp_send"]
+__all__ = ["Maildir", "SMTPSession", "Sender", "Spool", "fetch_imap", "smtp_send"]
 
 #: Delivers one message (envelope sender, recipients, bytes); raises
 #: :class:`OSError` or :class:`smtplib.SMTPException` when it cannot.
@@ -94,7 +96,9 @@ class Spool:
         sent = 0
         for path in sorted(self.path.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name)):
             data = path.read_bytes()
-            message = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+            # The referee's own mail: its headers read as plain text (compat32),
+            # without the header objects the default policy builds.
+            message = BytesParser(policy=policy.compat32).parsebytes(data, headersonly=True)
             to = [a for _, a in getaddresses([str(message.get("To", ""))]) if a]
             try:
                 send(sender, to, data)
@@ -115,24 +119,82 @@ class Spool:
         return sent, None
 
 
-def smtp_send(server: Server | None, sender: str, to: list[str], data: bytes) -> None:
-    """Send one message through ``server`` (``[smtp]`` of referee.toml)."""
-    import smtplib
-    import ssl
+class SMTPSession:
+    """One connection to ``server`` (``[smtp]`` of referee.toml) for many
+    messages: a :data:`Sender` that connects (TLS or STARTTLS, login) at its
+    first message only, so that a spool of a hundred mails costs one
+    handshake, not a hundred (about ten round trips each). A connection the
+    server closed meanwhile is opened again once. Use it in a ``with``
+    block: the connection is closed at its end."""
 
-    if server is None:
-        raise OSError("no [smtp] server in referee.toml")
-    if server.security == "tls":
-        smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
-                                              context=ssl.create_default_context())
-    else:
-        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
-    with smtp:
-        if server.security == "starttls":
-            smtp.starttls(context=ssl.create_default_context())
-        if server.user is not None:
-            smtp.login(server.user, server.password or "")
-        smtp.sendmail(sender, to, data)
+    def __init__(self, server: Server | None) -> None:
+        self.server = server
+        self.smtp: Any = None
+
+    def __enter__(self) -> SMTPSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def connect(self) -> Any:
+        import smtplib
+        import ssl
+
+        server = self.server
+        if server is None:
+            raise OSError("no [smtp] server in referee.toml")
+        if server.security == "tls":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(server.host, server.port, timeout=60,
+                                                  context=ssl.create_default_context())
+        else:
+            smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+        try:
+            if server.security == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+            if server.user is not None:
+                smtp.login(server.user, server.password or "")
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def __call__(self, sender: str, to: list[str], data: bytes) -> None:
+        import smtplib
+
+        fresh = self.smtp is None
+        if fresh:
+            self.smtp = self.connect()
+        try:
+            self.smtp.sendmail(sender, to, data)
+        except smtplib.SMTPServerDisconnected:
+            self.close()
+            if fresh:
+                raise
+            self.smtp = self.connect()  # the server timed out an idle connection: once more
+            self.smtp.sendmail(sender, to, data)
+        except (OSError, smtplib.SMTPException) as e:
+            if not isinstance(e, smtplib.SMTPRecipientsRefused):
+                self.close()  # a connection in an unknown state is not used again
+            raise
+
+    def close(self) -> None:
+        import smtplib
+
+        smtp, self.smtp = self.smtp, None
+        if smtp is None:
+            return
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            smtp.close()
+
+
+def smtp_send(server: Server | None, sender: str, to: list[str], data: bytes) -> None:
+    """Send one message through ``server`` (``[smtp]`` of referee.toml), on a
+    connection of its own."""
+    with SMTPSession(server) as send:
+        send(sender, to, data)
 
 
 def fetch_imap(server: Server, user: str, maildir: Maildir) -> int:
