@@ -730,11 +730,27 @@ class MailReferee:
         transport.smtp_send(self.config.smtp, sender, to, data)
 
     def fetch(self) -> int:
-        """Copy unread mail from the IMAP mailbox of referee.toml, if any,
-        into the Maildir (:func:`transport.fetch_imap`)."""
+        """Copy new mail from the IMAP folder of referee.toml, if any, into
+        the Maildir (:func:`transport.fetch_imap`): every message after the
+        last UID taken, read or not; where it stopped is kept in
+        ``state/imap.json`` (with the folder's UIDVALIDITY)."""
         if self.config.imap is None:
             return 0
-        return transport.fetch_imap(self.config.imap, self.config.address, self.maildir)
+        path = self.root / "state" / "imap.json"
+        since = None
+        try:
+            data = json.loads(path.read_bytes())
+            if data.get("folder") == self.config.imap.folder:
+                since = transport.Fetched(int(data["uidvalidity"]), int(data["uid"]))
+        except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        count, reached = transport.fetch_imap(self.config.imap, self.config.address,
+                                              self.maildir, since)
+        if reached is not None and reached != since:
+            files.write(str(path), json.dumps({
+                "folder": self.config.imap.folder, "uidvalidity": reached.uidvalidity,
+                "uid": reached.uid}).encode("ascii"), private=True)
+        return count
 
     def waiting(self) -> list[str]:
         """The messages waiting in ``Maildir/new``, oldest first."""
