@@ -260,9 +260,13 @@ def assert_no_leak(club: Club, viewer: str, text: str, typed: str = "", game: st
 
 def error_of(message: Message) -> str:
     """The error of an error mail: one paragraph starting 'Error: ', then
-    'Nothing was recorded.'"""
+    'Nothing was recorded.', then (to a player of the game) their view file."""
     body = body_of(message).replace("\r\n", "\n")
     paragraphs = body.strip().split("\n\n")
+    if len(paragraphs) > 2:  # the player's current view file, for a reply
+        assert paragraphs[2].startswith("To try again, reply"), body
+        assert paragraphs[3].startswith("Your view file (keep it in your reply):"), body
+        paragraphs = paragraphs[:2]
     assert len(paragraphs) == 2, body
     first, *folded = paragraphs[0].splitlines()
     # one line, folded to fit the mail: the continuation lines marked '  | '
