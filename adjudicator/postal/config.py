@@ -86,7 +86,7 @@ class Config:
     #: sender at most once per ``repeat`` minutes, and at most
     #: ``answers`` answers that record nothing per sender and hour.
     repeat: float = 60.0
-    answers: int = 10
+    answers: int = 20
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -200,7 +200,7 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
             tuple(a.lower() for a in organisers))
     limits: dict[str, float] = {}
     for key, fallback, unit in (("notices", 24, "hours"), ("repeat", 60, "minutes"),
-                               ("answers", 10, "answers per sender and hour")):
+                               ("answers", 20, "answers per sender and hour")):
         value = data.get(key, fallback)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
             raise ConfigError(f"{path}: {key} is a number of {unit} above 0")

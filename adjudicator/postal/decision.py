@@ -142,7 +142,7 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
     name = found.game or game_of(message, mine, composer.domain)
     if name is None:
-        return Decision(f"from {sender}: which game?", (composer.error_mail(
+        return Decision(f"from {sender}: which game? ({found.word})", (composer.error_mail(
             message, f"say which game: {found.word} GAME ... (yours: "
             f"{', '.join(sorted(mine))})", None, seed),))
     return Request(incoming, message, mine[name], name, found, texts)
@@ -393,9 +393,15 @@ def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
     """The player's view file in their mail (quoted or attached), checked:
     issued by this referee to this player at the current position."""
     name, player = request.game, request.player
-    views = [f.value for f in request.incoming.view_files(request.texts, YOUR_MAIL)
-             if isinstance(f.value, ViewFile)
+    found, damage = request.incoming.view_files_or_damage(request.texts, YOUR_MAIL)
+    views = [f.value for f in found if isinstance(f.value, ViewFile)
              and f.value.log.commitment == log.commitment and f.value.player == player]
+    if not views and damage is not None:
+        what = one_line(damage)
+        what = what if len(what) <= 160 else what[:157] + "..."
+        raise Refused(f"the view file in your mail is damaged ({what}): reply to the "
+                      "referee's latest mail and keep its text as it is (send plain text, "
+                      "or attach the view file)")
     if not views:
         raise Refused(f"your mail holds no view file of yours for {name}: reply to the "
                       "referee's latest mail and keep its text")
