@@ -242,3 +242,15 @@ def test_a_view_file_damaged_in_the_plain_part_is_read_from_the_html(club: Club)
     out = club.run()
     assert club.log().moves[-1].move == vf.legal[0], club.lines
     assert len(out) == 3
+
+
+def test_the_command_readers_doctests() -> None:
+    """The examples in adjudicator/postal/commands.py: the forms a command
+    is found in, markup inside an argument kept (a standing order's '*N*'),
+    and a hint in Q-Turn's notation."""
+    import doctest
+
+    from adjudicator.postal import commands
+
+    result = doctest.testmod(commands, verbose=False)
+    assert result.attempted >= 4 and result.failed == 0

@@ -425,7 +425,6 @@ _OWN_TEXT_ENDS = re.compile(
 #: Markup and punctuation around a command: '*move 3W*', '**Move:** 3W',
 #: '`move 3W`', 'move 3W.'
 _AROUND = "*_~`'\"\u00ab\u00bb"
-_TRAILING = _AROUND + ".!;"
 
 
 def own_lines(bodies: Iterable[str]) -> list[str]:
@@ -445,19 +444,23 @@ def own_lines(bodies: Iterable[str]) -> list[str]:
 
 
 def _command_words(line: str) -> list[str]:
-    """The words of a line with its markup and closing punctuation taken off
-    (``*move 3W*``, ``Move: 3W``, ``move 3W.``); its first word lower-cased."""
-    words = _words(line)
-    if not words:
-        return []
-    text = " ".join(words).strip(_AROUND).rstrip(_TRAILING).strip()
+    """The words of a line with the markup around it and its closing
+    punctuation taken off (``*move 3W*``, ``**Move:** 3W``, ``move 3W.``);
+    its first word lower-cased. Markup inside (``orders *N*``) is kept."""
+    text = " ".join(_words(line))
+    opening = len(text) - len(text.lstrip(_AROUND))
+    if opening and text.endswith(text[:opening][::-1]) and len(text) > 2 * opening:
+        text = text[opening:-opening]  # '*move 3W*', '`move 3W`'
+    text = text.rstrip(".!;").strip()
     words = text.split()
     if not words:
         return []
     head, colon, more = words[0].strip(_AROUND).partition(":")  # 'Move:', 'move:3W'
     first = head.strip(_AROUND).lower()
     after = [more, *words[1:]] if colon else words[1:]
-    rest = [w for w in (w.strip(_AROUND) for w in after) if w]
+    rest = [w for w in after if w]
+    if rest and colon and rest[0].strip(_AROUND) == "":
+        rest = rest[1:]  # '**Move:** 3W': the markup closing the word
     return [first, *rest] if first else rest
 
 
@@ -473,6 +476,8 @@ def find_command(subject: str, bodies: Iterable[str], known_games: Iterable[str]
     Command(word='move', game=None, args=('3W',), bare=False)
     >>> find_command("Re: [g] Your move", ["3W", "", "> show"], ["g"])
     Command(word='move', game=None, args=('3W',), bare=True)
+    >>> find_command("x", ["orders g 3D, *N*."], ["g"]).args  # markup inside is kept
+    ('3D,', '*N*')
     """
     known = set(known_games)
     own = own_lines(bodies)
