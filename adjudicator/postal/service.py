@@ -418,11 +418,17 @@ class MailReferee:
         raw = path.read_bytes()
         log = logmod.decode(raw, str(path))
         vouched = None
-        if request.command.mail_command.changes:  # its provider's DKIM signature
+        if request.command is not None and request.command.mail_command.changes:
+            # its provider's DKIM signature, for the address it came from (the
+            # roster's, or an alias of the same player)
+            from email.utils import parseaddr
+
             needs = self.requires.get(request.game, {}).get(request.player, frozenset())
-            vouched = authenticity.vouch(request.incoming.data,
-                                         self.roster[request.game][request.player],
-                                         "dkim" in needs, self.dns)
+            sender = parseaddr(str(request.message.get("From", "")))[1].lower()
+            if self.compose.player_of(request.game, sender) != request.player:
+                sender = self.roster[request.game][request.player]
+            vouched = authenticity.vouch(request.incoming.data, sender, "dkim" in needs,
+                                         self.dns)
             if isinstance(vouched, str):
                 return Decision(f"{request.game}: refused {request.player}'s "
                                 f"{request.command.word}: {vouched}", (self.compose.error_mail(
