@@ -73,7 +73,7 @@ class Incoming:
         """:meth:`view_files`, and when none is found because a copy that
         could be the one meant is damaged, what is wrong with it. A body in
         plain text and HTML whose plain text holds a damaged copy or none
-        (a w3m or lynx rendering of the HTML re-wraps it) is read again from
+        (a w3m or lynx rendering of the HTML can lose a line) is read again from
         its HTML."""
         data = self.data
         damage: str | None = None
