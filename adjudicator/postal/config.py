@@ -202,8 +202,10 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
     for key, fallback, unit in (("notices", 24, "hours"), ("repeat", 60, "minutes"),
                                ("answers", 20, "answers per sender and hour")):
         value = data.get(key, fallback)
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
-            raise ConfigError(f"{path}: {key} is a number of {unit} above 0")
+        least = 0 if key == "repeat" else 1e-9  # repeat = 0: the same answer every time
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < least:
+            raise ConfigError(f"{path}: {key} is a number of {unit} above 0"
+                              + (" (or 0)" if key == "repeat" else ""))
         limits[key] = value
     picture = data.get("picture", "svg")
     if picture not in ("png", "svg", "none"):
