@@ -30,8 +30,8 @@ from .errors import BadLogError
 from .log import Log, ViewFile, decode, decode_view, kind_of, text_of
 from .textform import Found
 
-__all__ = ["extract", "extract_all", "extract_found", "found_in_texts", "html_text", "looks_like_mail",
-           "message_texts", "unflow"]
+__all__ = ["extract", "extract_all", "extract_found", "found_in_texts", "has_html_alternative",
+           "html_text", "looks_like_mail", "message_texts", "unflow"]
 
 _KNOWN_HEADERS = frozenset([
     "from", "to", "cc", "subject", "date", "message-id", "mime-version", "content-type",
@@ -145,14 +145,26 @@ def found_in_texts(texts: list[tuple[str, int, str]], source: str) -> list[Found
 # --- The texts of a message -----------------------------------------------------------------
 
 
-def message_texts(message: Message) -> list[tuple[str, int, str]]:
+def message_texts(message: Message, html: bool = False) -> list[tuple[str, int, str]]:
     """Each readable part of ``message`` as ``(where, depth, text)``: the body
     (the plain text of a multipart/alternative, else its HTML turned into
-    text), inline text parts and attachments, decoded from their transfer
-    encoding and charset. ``depth`` is 1 for a forwarded message's parts."""
+    text; with ``html``, its HTML first), inline text parts and attachments,
+    decoded from their transfer encoding and charset. ``depth`` is 1 for a
+    forwarded message's parts."""
     out: list[tuple[str, int, str]] = []
-    _walk(message, out, 0, [0])
+    _walk(message, out, 0, [0], ("text/html", "text/plain") if html else
+          ("text/plain", "text/html"))
     return out
+
+
+def has_html_alternative(message: Message) -> bool:
+    """Whether ``message`` has a body in both plain text and HTML (a
+    multipart/alternative), so that :func:`message_texts` with ``html``
+    reads other text."""
+    return any(part.get_content_type() == "multipart/alternative"
+               and any(c.get_content_type() == "text/html" for c in part.iter_parts())
+               and any(c.get_content_type() == "text/plain" for c in part.iter_parts())
+               for part in message.walk() if isinstance(part, EmailMessage))
 
 
 def _param(part: Message, name: str) -> str:
@@ -164,21 +176,22 @@ def _param(part: Message, name: str) -> str:
     return (value or "").lower()
 
 
-def _walk(part: Message, out: list[tuple[str, int, str]], depth: int, counter: list[int]) -> None:
+def _walk(part: Message, out: list[tuple[str, int, str]], depth: int, counter: list[int],
+          order: tuple[str, str] = ("text/plain", "text/html")) -> None:
     ctype = part.get_content_type()
     if ctype == "message/rfc822":
         payload = part.get_payload()
         for inner in payload if isinstance(payload, list) else []:
             if isinstance(inner, Message):
-                _walk(inner, out, depth + 1, counter)
+                _walk(inner, out, depth + 1, counter, order)
         return
     if part.is_multipart():
         found = list(part.iter_parts()) if isinstance(part, EmailMessage) else part.get_payload()
         children = [c for c in found if isinstance(c, Message)] if isinstance(found, list) else []
         if ctype == "multipart/alternative":
-            children = _preferred(children)
+            children = _preferred(children, order)
         for child in children:
-            _walk(child, out, depth, counter)
+            _walk(child, out, depth, counter, order)
         return
     counter[0] += 1
     maintype = part.get_content_maintype()
@@ -201,9 +214,11 @@ def _walk(part: Message, out: list[tuple[str, int, str]], depth: int, counter: l
     out.append((where, depth, text))
 
 
-def _preferred(children: list[Message]) -> list[Message]:
-    """Of the alternatives of one body, the plain text one if there is one."""
-    for wanted in ("text/plain", "text/html"):
+def _preferred(children: list[Message],
+               order: tuple[str, str] = ("text/plain", "text/html")) -> list[Message]:
+    """Of the alternatives of one body, the plain text one if there is one
+    (the HTML one first, in ``order``)."""
+    for wanted in order:
         for child in children:
             if child.get_content_type() == wanted:
                 return [child]

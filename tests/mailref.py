@@ -128,9 +128,10 @@ class Player:
                 return message, max(found, key=lambda vf: len(vf.log.moves))
         return None
 
-    def reply(self, to: Message, first_line: str, width: int = 72) -> bytes:
-        """A reply as a mail client writes it: the command on top, then the
-        mail quoted with '> ' (re-wrapped lines left as they are)."""
+    def reply(self, to: Message, first_line: str, width: int = 72, sign: bool = True) -> bytes:
+        """A reply as a mail client writes it: the command on top (and, with
+        ``sign``, thanks and a name), then the mail quoted with '> '
+        (re-wrapped lines left as they are)."""
         quoted = "\n".join(("> " + line).rstrip() for line in body_of(to).splitlines())
         msg = EmailMessage()
         msg["From"] = f"{self.name} <{self.address}>"
@@ -140,7 +141,8 @@ class Player:
         msg["In-Reply-To"] = str(to["Message-ID"])
         msg["References"] = str(to["Message-ID"])
         when = str(to["Date"])
-        msg.set_content(f"{first_line}\n\nThanks!\n{self.name}\n\nOn {when}, the referee wrote:\n"
+        thanks = f"\n\nThanks!\n{self.name}" if sign else ""
+        msg.set_content(f"{first_line}{thanks}\n\nOn {when}, the referee wrote:\n"
                         f"{quoted}\n", cte="quoted-printable")
         return msg.as_bytes()
 

@@ -589,8 +589,10 @@ def test_the_organiser_acts_by_signed_mail_and_a_forged_from_does_nothing(
 
     timed_table(tmp_path, smtp.port, "atlas", ("ann", "bob"), "per-move=10h", "o2")
     key, other = seal.new_signing_key(), seal.new_signing_key()
+    # repeat: the same refusal a minute later is answered again (by default
+    # the same answer goes to an address once an hour).
     (tmp_path / "referee.toml").write_text(
-        f'address = "referee@club.test"\npicture = "svg"\noutage = 1440\n'
+        f'address = "referee@club.test"\npicture = "svg"\noutage = 1440\nrepeat = 0.5\n'
         f'[organisers]\n"org@club.test" = "{seal.public_key(key)}"\n'
         f'[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "none"\n')
     now = [START]

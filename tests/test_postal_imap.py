@@ -1,142 +1,84 @@
-"""The referee fetching its mail by IMAP (``[imap]`` in referee.toml).
+"""The referee fetching its mail by IMAP (``[imap]`` in referee.toml),
+against a real IMAP server: Dovecot (tests/dovecot.py), started for each
+test on 127.0.0.1 from its own configuration, with the real :mod:`imaplib`
+client of the referee.
 
-The server is a small IMAP4rev1 responder on localhost that speaks just the
-commands the referee uses (LOGIN, SELECT, UID SEARCH, UID FETCH, UID STORE,
-LOGOUT), so the real :mod:`imaplib` client is exercised over a socket: the
-login with the password from the environment, the fetch of unseen mail into
-the Maildir, the \\Seen flag, and a server that fails between the fetch and
-the flag (the message comes twice; it is handled once).
+The referee takes every message after the last UID it took, under the
+folder's UIDVALIDITY, whether or not it was read: a move that someone
+opened in the mailbox first is still taken. Where it stopped is kept in
+``state/imap.json``; a folder whose UIDVALIDITY changed is fetched again
+whole, and what was handled already is filed unread.
 """
 
 from __future__ import annotations
 
+import json
 import random
-import re
-import socketserver
-import threading
+import sys
 from pathlib import Path
 
 import pytest
 
-from adjudicator import log as logmod, mailparse, postal
-from adjudicator.log import ViewFile
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mailref import Player, free_port, parse, referee_dir
+from dovecot import PASSWORD, USER, append, client, dovecot  # noqa: E402
+from mailref import Player, parse, referee_dir  # noqa: E402
 
-
-class Mailbox:
-    def __init__(self) -> None:
-        self.messages: list[tuple[int, bytes, set[str]]] = []
-        self.logins: list[tuple[str, str]] = []
-        self.fail_store = False
-        self.lock = threading.Lock()
-
-    def add(self, data: bytes) -> None:
-        with self.lock:
-            self.messages.append((len(self.messages) + 1, data, set()))
-
-
-def _handler(box: Mailbox):
-    class Handler(socketserver.StreamRequestHandler):
-        def send(self, line: str | bytes) -> None:
-            self.wfile.write(line if isinstance(line, bytes) else line.encode() + b"\r\n")
-
-        def handle(self) -> None:
-            self.send("* OK IMAP4rev1 test server ready")
-            while True:
-                raw = self.rfile.readline()
-                if not raw:
-                    return
-                tag, _, rest = raw.decode().rstrip("\r\n").partition(" ")
-                word, _, args = rest.partition(" ")
-                word = word.upper()
-                if word == "UID":
-                    word2, _, args = args.partition(" ")
-                    word = "UID " + word2.upper()
-                if word == "CAPABILITY":
-                    self.send("* CAPABILITY IMAP4rev1")
-                elif word == "LOGIN":
-                    user, password = re.findall(r'"((?:[^"\\]|\\.)*)"|(\S+)', args)[:2]
-                    box.logins.append((user[0] or user[1], password[0] or password[1]))
-                elif word == "SELECT":
-                    self.send(f"* {len(box.messages)} EXISTS")
-                    self.send("* FLAGS (\\Seen)")
-                    self.send(f"{tag} OK [READ-WRITE] SELECT completed")
-                    continue
-                elif word == "UID SEARCH":
-                    with box.lock:
-                        unseen = [str(uid) for uid, _, flags in box.messages if "\\Seen" not in flags]
-                    self.send("* SEARCH " + " ".join(unseen) if unseen else "* SEARCH")
-                elif word == "UID FETCH":
-                    uid = int(args.split()[0])
-                    data = next(d for u, d, _ in box.messages if u == uid)
-                    self.send(f"* {uid} FETCH (UID {uid} BODY[] {{{len(data)}}}")
-                    self.send(data)
-                    self.send(")")
-                elif word == "UID STORE":
-                    if box.fail_store:
-                        self.send(f"{tag} NO [UNAVAILABLE] try later")
-                        continue
-                    uid = int(args.split()[0])
-                    with box.lock:
-                        next(f for u, _, f in box.messages if u == uid).add("\\Seen")
-                    self.send(f"* {uid} FETCH (UID {uid} FLAGS (\\Seen))")
-                elif word == "LOGOUT":
-                    self.send("* BYE")
-                    self.send(f"{tag} OK LOGOUT completed")
-                    return
-                else:
-                    self.send(f"{tag} BAD unknown command")
-                    continue
-                self.send(f"{tag} OK {word} completed")
-
-    return Handler
+from adjudicator import log as logmod, mailparse, postal  # noqa: E402
+from adjudicator.log import ViewFile  # noqa: E402
 
 
 @pytest.fixture
 def imap():
-    box = Mailbox()
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", free_port()), _handler(box))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield box, server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
+    with dovecot() as port:
+        yield port
 
 
-def test_the_referee_fetches_by_imap_and_handles_a_message_fetched_twice_once(
-        tmp_path: Path, imap, monkeypatch) -> None:
-    box, port = imap
+def moves(root: Path) -> list[str]:
+    return [e.move for e in logmod.decode((root / "games" / "g.json").read_bytes()).moves]
+
+
+def test_a_move_read_by_someone_first_is_taken_once(tmp_path: Path, imap: int,
+                                                     monkeypatch) -> None:
     roster = referee_dir(tmp_path, 25, {"g": ("atlas", ("ann", "bob", "cy"), "imap")})
     with open(tmp_path / "referee.toml", "a", encoding="utf-8") as f:
-        f.write(f'[imap]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "none"\n'
-                'user = "referee"\n')
-    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", "s3cret")
+        f.write(f'[imap]\nhost = "127.0.0.1"\nport = {imap}\nsecurity = "none"\n'
+                f'user = "{USER}"\n')
+    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", PASSWORD)
     sent: list[tuple[list[str], bytes]] = []
     ref = postal.MailReferee(tmp_path, send=lambda frm, to, data: sent.append((to, data)))
-    ref.run_once()  # the starting position to everyone
-    assert box.logins == [("referee", "s3cret")]
+    assert ref.run_once() == []  # the starting position to everyone; an empty folder
     to_move = next(d for to, d in sent if "Your move" in str(parse(d)["Subject"]))
     message = parse(to_move)
     name = next(p for p, a in roster["g"].items() if a == str(message["To"]))
     vf = next(f.value for f in mailparse.extract_all(to_move) if isinstance(f.value, ViewFile))
     player = Player(name, roster["g"][name], random.Random(1))
-    box.add(player.reply(message, f"move {vf.legal[0]}"))
 
-    box.fail_store = True  # fetched, but the server forgets it was: it comes again
+    # The organiser opens the mailbox first: the move is \Seen before the referee looks.
+    append(imap, player.reply(message, f"move {vf.legal[0]}"))
+    person = client(imap)
+    person.uid("fetch", "1", "(BODY[])")
+    assert b"\\Seen" in person.uid("fetch", "1", "(FLAGS)")[1][0]
+    person.logout()
+
     before = len(sent)
-    first, second = ref.run_once(), ref.run_once()
-    assert any("applied" in line for line in first)
-    assert any(line.endswith("already handled") for line in second)
-    log = logmod.decode((tmp_path / "games" / "g.json").read_bytes())
-    assert [e.move for e in log.moves] == [vf.legal[0]], "applied once"
-    assert len(sent) - before == 3, "one mail to each player, once"
-    box.fail_store = False
-    ref.run_once()
-    assert all("\\Seen" in flags for _, _, flags in box.messages)
-    assert len(logmod.decode((tmp_path / "games" / "g.json").read_bytes()).moves) == 1
-    assert len(list((tmp_path / "Maildir" / "cur").iterdir())) == 3, "filed each time it came"
+    assert any("applied" in line for line in ref.run_once())
+    assert moves(tmp_path) == [vf.legal[0]]
+    assert len(sent) - before == 3, "one mail to each player"
+    kept = json.loads((tmp_path / "state" / "imap.json").read_bytes())
+    assert kept["uid"] == 1 and kept["folder"] == "INBOX"
+    assert ref.run_once() == [], "nothing after UID 1: nothing fetched again"
 
+    # The folder was rebuilt (a new UIDVALIDITY): fetched whole, handled once.
+    (tmp_path / "state" / "imap.json").write_text(json.dumps(
+        {"folder": "INBOX", "uidvalidity": kept["uidvalidity"] + 1, "uid": 99}))
+    append(imap, b"From: eve@evil.test\r\nTo: referee@club.test\r\nSubject: hi\r\n"
+                 b"Message-ID: <eve.1@evil.test>\r\n\r\nhello\r\n", seen=True)
+    lines = postal.MailReferee(tmp_path, send=lambda frm, to, data: sent.append((to, data))
+                               ).run_once()
+    assert any(line.endswith("already handled") for line in lines), lines
+    assert any("eve@evil.test plays no game here" in line for line in lines), lines
+    assert moves(tmp_path) == [vf.legal[0]], "applied once"
+    assert json.loads((tmp_path / "state" / "imap.json").read_bytes()) == {
+        "folder": "INBOX", "uidvalidity": kept["uidvalidity"], "uid": 2}
+    assert len(list((tmp_path / "Maildir" / "cur").iterdir())) == 3, "filed each time it came"

@@ -57,8 +57,10 @@ class Table:
         self.root = root
         self.now = START
         (root / "games").mkdir(parents=True)
+        # repeat = 0: every refusal is answered, even the same words twice
+        # (by default the same answer goes to an address once an hour).
         (root / "referee.toml").write_text(
-            f'address = "{REFEREE}"\npicture = "none"\noutage = 1440\n[smtp]\n'
+            f'address = "{REFEREE}"\npicture = "none"\noutage = 1440\nrepeat = 0\n[smtp]\n'
             'host = "127.0.0.1"\nsecurity = "none"\n', encoding="utf-8")
         header: dict = {"started": clock.stamp(START)}
         if timed:

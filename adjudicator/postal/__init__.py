@@ -6,6 +6,7 @@ works on a directory::
     DIR/referee.toml          the referee's address, how it sends (SMTP) and
                               optionally fetches (IMAP) mail
     DIR/roster.toml           each game's players and their mail addresses
+                              (a player's first, then any others they write from)
     DIR/games/NAME.json       the public log of game NAME (adjudicator new
     DIR/games/NAME.secret.json  GAME --referee -o DIR/games/NAME.json) and its secret
     DIR/Maildir/              incoming mail (new/, cur/, tmp/), filled by any
@@ -22,9 +23,11 @@ The parts, one job each: :mod:`.config` reads the two settings files,
 :mod:`.incoming` reads a message once, :mod:`.store` remembers (SQLite),
 :mod:`.commands` holds the mail
 commands (one class each, with its own help), :mod:`.decision` decides in
-memory what a message leads to, :mod:`.compose` writes the mails, and
-:mod:`.service` carries each decision out exactly once; :mod:`.authenticity`
-checks a mail's DKIM signature and keeps the signed message.
+memory what a message leads to, :mod:`.compose` writes the mails,
+:mod:`.answers` says how often an answer may go to one address and what
+the organiser is told was ignored, and :mod:`.service` carries each
+decision out exactly once; :mod:`.authenticity` checks a mail's DKIM
+signature and keeps the signed message.
 
 Everything game-related is done by the library: :mod:`adjudicator.referee`
 checks the player's view file (the proof a reply carries) and takes their

@@ -13,6 +13,8 @@ what it records.
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from .incoming import strip_reply_prefix
 
 __all__ = ["COMMANDS", "TABLE", "Absent", "Accept", "Back", "Command", "Commit", "Contribute",
            "Digest", "Games", "Help", "Legal", "MailCommand", "Move", "PREFERENCES", "Prefs",
+           "example_move",
            "Played", "StandingOrders", "Propose", "Refused", "Reject", "Resign", "Reveal", "Show",
            "Words", "find_command", "help_text", "moves_of", "signs_own"]
 
@@ -90,7 +93,8 @@ class Move(MailCommand):
         if vf.log.keys.get(player):
             raise Refused(signs_own(player))
         if not args:
-            raise Refused("move: which move? e.g. 'move 3D' (several queue)")
+            raise Refused(f"move: which move? e.g. 'move {example_move(log, vf.legal)}' "
+                          "(several queue, with commas between)")
         # The proof was checked as this referee's file of the current
         # position (decision.proof): neither is checked again.
         chosen = referee.choose(vf, moves_of(vf, args), source="your move", view=view_of(vf),
@@ -389,11 +393,14 @@ def help_text() -> str:
 
 @dataclass(frozen=True)
 class Command:
-    """A command found in a mail: the word, the game named (or None), and the rest."""
+    """A command found in a mail: the word, the game named (or None), and
+    the rest; ``bare`` when the mail's only line was taken as a move (a
+    line that is no move is then no command)."""
 
     word: str
     game: str | None
     args: tuple[str, ...]
+    bare: bool = False
 
     @property
     def mail_command(self) -> MailCommand:
@@ -408,33 +415,122 @@ def _words(line: str) -> list[str]:
     return line.split()
 
 
-def find_command(subject: str, bodies: Iterable[str], known_games: Iterable[str]) -> Command | None:
-    """The command of a mail: the first line of its own text (not quoted,
-    before a signature or a quoted copy of the referee's files) whose first
-    word is a command, else its subject (less ``Re:`` and the like)."""
-    known = set(known_games)
+#: Where the sender's own text ends: a signature, the referee's files, or
+#: the start of a quoted mail as clients write it without '>' (Outlook's
+#: "-----Original Message-----" or its rule and header block, "On ... wrote:").
+_OWN_TEXT_ENDS = re.compile(
+    r"-- $|--$|-----BEGIN ADJUDICATOR|-+ ?Original Message ?-+|_{10,}$"
+    r"|(From|Sent|De|Von|Fra|Van|Od|Envoy\u00e9) ?:\s"
+    r"|.*\bwrote:$|.*\bschrieb:$|.*\b\u00e9crit ?:$|.*\bskrev:$", re.I)
+#: Markup and punctuation around a command: '*move 3W*', '**Move:** 3W',
+#: '`move 3W`', 'move 3W.'
+_AROUND = "*_~`'\"\u00ab\u00bb"
+
+
+def own_lines(bodies: Iterable[str]) -> list[str]:
+    """The lines the sender wrote in the first text part: not quoted, before
+    their signature, the referee's files or a quoted mail."""
     lines: list[str] = []
     for body in bodies:
         for line in body.splitlines():
-            if line.startswith("-- ") and line.strip() == "--":
+            stripped = line.strip()
+            if _OWN_TEXT_ENDS.match(stripped) or _OWN_TEXT_ENDS.match(line):
                 break
-            if line.startswith("-----BEGIN ADJUDICATOR"):
-                break
-            if line.lstrip().startswith(">"):
+            if stripped.startswith(">"):
                 continue
             lines.append(line)
         break  # the first text part is the body; the others are attachments
-    lines.append(strip_reply_prefix(subject))
-    for line in lines:
-        words = _words(line)
-        if not words or words[0].lower() not in TABLE or line[:1].isspace():
+    return lines
+
+
+def _command_words(line: str) -> list[str]:
+    """The words of a line with the markup around it and its closing
+    punctuation taken off (``*move 3W*``, ``**Move:** 3W``, ``move 3W.``);
+    its first word lower-cased. Markup inside (``orders *N*``) is kept."""
+    text = " ".join(_words(line))
+    opening = len(text) - len(text.lstrip(_AROUND))
+    if opening and text.endswith(text[:opening][::-1]) and len(text) > 2 * opening:
+        text = text[opening:-opening]  # '*move 3W*', '`move 3W`'
+    text = text.rstrip(".!;").strip()
+    words = text.split()
+    if not words:
+        return []
+    head, colon, more = words[0].strip(_AROUND).partition(":")  # 'Move:', 'move:3W'
+    first = head.strip(_AROUND).lower()
+    after = [more, *words[1:]] if colon else words[1:]
+    rest = [w for w in after if w]
+    if rest and colon and rest[0].strip(_AROUND) == "":
+        rest = rest[1:]  # '**Move:** 3W': the markup closing the word
+    return [first, *rest] if first else rest
+
+
+def find_command(subject: str, bodies: Iterable[str], known_games: Iterable[str]) -> Command | None:
+    """The command of a mail: the first line of its own text (not quoted,
+    before a signature or a quoted copy of the referee's files) whose first
+    word is a command, however it is indented, prefixed or punctuated
+    (``  move 3W``, ``Move: 3W``, ``*move 3W*``, ``move 3W.``); else its
+    subject (less ``Re:`` and the like); else, when the mail's own text is
+    one short line, that line as a move (``3W``: ``bare``).
+
+    >>> find_command("Re: [g] Your move", ["  **Move:** 3W.", "", "> move 5D"], ["g"])
+    Command(word='move', game=None, args=('3W',), bare=False)
+    >>> find_command("Re: [g] Your move", ["3W", "", "> show"], ["g"])
+    Command(word='move', game=None, args=('3W',), bare=True)
+    >>> find_command("x", ["orders g 3D, *N*."], ["g"]).args  # markup inside is kept
+    ('3D,', '*N*')
+    """
+    known = set(known_games)
+    own = own_lines(bodies)
+    for line in [*own, strip_reply_prefix(subject)]:
+        words = _command_words(line)
+        if not words or words[0] not in TABLE:
             continue
-        word, rest = words[0].lower(), words[1:]
+        word, rest = words[0], words[1:]
         game = None
         if rest and rest[0].lower() in known:
             game, rest = rest[0].lower(), rest[1:]
         return Command(word, game, tuple(rest))
+    written = [line for line in own if line.strip()]
+    if len(written) == 1:
+        words = _command_words(written[0])
+        if 1 <= len(words) <= 4 and len(" ".join(words)) <= 40:
+            return Command("move", None, tuple(_command_words("x " + written[0])[1:]),
+                           bare=True)
     return None
+
+
+def example_move(log: Log, legal: Sequence[str] | None = None) -> str:
+    """A move in the game's own notation, for the hints of the referee's
+    mails: the player's first legal move when they have some, else the
+    first legal move of a made-up deal of the game (the same every time,
+    nothing of this game's deal).
+
+    >>> from adjudicator import match
+    >>> example_move(match.new_refereed("q-turn", ["ann", "bob"], seed="s")[0])
+    'a1'
+    """
+    if legal:
+        return legal[0]
+    import json
+
+    return _example(log.game, json.dumps(log.params, sort_keys=True, default=str),
+                    log.players, log.rules)
+
+
+@functools.lru_cache(maxsize=32)
+def _example(game_id: str, params: str, players: tuple[str, ...], rules: int | None) -> str:
+    import json
+
+    from ..starting import resolve_params
+
+    game = games.get(game_id)
+    try:
+        full = resolve_params(game, json.loads(params), complete=True, rules=rules)
+        state = game.setup(full, players, "example")
+        legal = game.legal_moves(state)
+        return game.format_move(state, legal[0]) if legal else "MOVE"
+    except (AdjudicatorError, ValueError, TypeError, KeyError, IndexError):
+        return "MOVE"
 
 
 def moves_of(vf: ViewFile, args: Sequence[str]) -> list[str]:

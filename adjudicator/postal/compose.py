@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
 from email.utils import formataddr, formatdate, parseaddr
@@ -30,7 +30,7 @@ ASCII = Style(unicode=False, color=False)
 @dataclass(frozen=True)
 class Composer:
     """Writes the mails of the referee of ``config``, to the addresses of
-    ``roster``, dated by ``now``."""
+    ``roster`` (players may write from their ``aliases`` too), dated by ``now``."""
 
     config: Config
     roster: Mapping[str, Mapping[str, str]]
@@ -54,6 +54,18 @@ class Composer:
             return True
         return (vf.legal is not None or log.result is not None or not log.moves
                 or log.moves[-1].move.startswith("@"))
+
+    #: The other addresses a player may write from (game -> player -> addresses).
+    aliases: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def player_of(self, game: str, sender: str) -> str | None:
+        """The seat of ``game`` that ``sender`` writes for: its roster address
+        or one of its aliases; None for anyone else."""
+        seats = self.roster.get(game, {})
+        for player, address in seats.items():
+            if address == sender or sender in self.aliases.get(game, {}).get(player, ()):
+                return player
+        return None
 
     @property
     def domain(self) -> str:
@@ -149,7 +161,8 @@ class Composer:
             subject = f"[{name}] {headline} ({game.title}, move {ply + 1})"
         lines = [present.view_file_text(vf, view_of(vf), ASCII), ""]
         if log.result is None:
-            lines += how_to_answer(vf.legal is not None, signs=bool(log.keys.get(vf.player)))
+            lines += how_to_answer(vf.legal is not None, signs=bool(log.keys.get(vf.player)),
+                                   example=vf.legal[0] if vf.legal else "")
         else:
             lines.append("The seed is now in the log: anyone can check the game with")
             lines.append(f"'adjudicator audit {name}.txt' on the attached log.")
@@ -190,13 +203,22 @@ class Composer:
                                 domain=self.domain, organizer=organizer, attendee=address,
                                 stamp=stamp)
 
-    def error_mail(self, message: Message, text: str, game: str | None, seed: str) -> bytes:
-        """The answer to a mail that records nothing: ``Error: text``, in one paragraph."""
+    def error_mail(self, message: Message, text: str, game: str | None, seed: str,
+                   vf: ViewFile | None = None) -> bytes:
+        """The answer to a mail that records nothing: ``Error: text``, in one
+        paragraph; with the player's current view file ``vf`` when there is
+        one, so that a reply to this mail (the natural thing after a typo)
+        carries its proof."""
         subject = strip_reply_prefix(str(message.get("Subject", "")))[:60] or "your mail"
         sender = parseaddr(str(message.get("From", "")))[1]
-        body = "\n".join([present.fold(f"Error: {text}", ASCII), "",
-                          "Nothing was recorded. Reply 'help' for the commands."])
-        return self.mail(sender, f"Re: {subject}", body, game=game, seed=seed,
+        lines = [present.fold(f"Error: {text}", ASCII), "",
+                 "Nothing was recorded. Reply 'help' for the commands."]
+        if vf is not None:
+            from .. import textform
+
+            lines += ["", "To try again, reply to this mail and keep its text.", "",
+                      "Your view file (keep it in your reply):", textform.dumps(vf)]
+        return self.mail(sender, f"Re: {subject}", "\n".join(lines), game=game, seed=seed,
                          reply_to=message, auto="auto-replied")
 
     def answer_mail(self, message: Message, command: str, text: str, seed: str) -> bytes:
@@ -254,7 +276,9 @@ def mime(headers: Sequence[tuple[str, str]], body: str,
     return "".join(out).encode("ascii")
 
 
-def how_to_answer(to_move: bool, signs: bool = False) -> list[str]:
+def how_to_answer(to_move: bool, signs: bool = False, example: str = "") -> list[str]:
+    """How to answer a view mail; ``example`` is one of the player's legal
+    moves, in the game's own notation."""
     if to_move and signs:
         # The referee cannot sign for them: the move is their signed entry.
         return [
@@ -264,11 +288,14 @@ def how_to_answer(to_move: bool, signs: bool = False) -> list[str]:
             "and reply with 'move' on the first line and game.txt attached.",
         ]
     if to_move:
-        return [
-            "To play, reply to this mail with your move on the first line, e.g.",
-            "'move 3D' (several moves queue: 'move 3D, 5W'). Keep the quoted text:",
-            "the view file in it proves the move is yours.",
-        ]
+        import textwrap
+
+        hint = f"'move {example}'".replace(" ", "\0")  # never cut across lines
+        return [line.replace("\0", " ") for line in textwrap.wrap(
+            f"To play, reply to this mail with your move on the first line, e.g. {hint} "
+            "(several moves queue, with commas between). Keep the quoted text: the view "
+            "file in it proves the move is yours.", 72,
+            break_long_words=False, break_on_hyphens=False)]
     if signs:
         return ["Not your turn: you will get a mail when it is. To resign, or to",
                 "propose, accept or reject, record it in your view file with your",

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..errors import AdjudicatorError, one_line
 
-__all__ = ["GAME_NAME", "REQUIREMENTS", "Config", "ConfigError", "Server", "load_config",
-           "load_requirements", "load_roster"]
+__all__ = ["GAME_NAME", "REQUIREMENTS", "Config", "ConfigError", "Server", "load_aliases",
+           "load_config", "load_requirements", "load_roster", "read_roster"]
 
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 
@@ -76,6 +76,17 @@ class Config:
     digest: bool = False
     digest_hour: int = 8
     digest_zone: str = "UTC"
+    #: Where the referee tells what it ignored (mail from addresses that play
+    #: no game here, list and automatic mail): ``organiser`` in
+    #: referee.toml, else the addresses of ``[organisers]``; at most one mail
+    #: per ``notices`` hours.
+    organiser: tuple[str, ...] = ()
+    notices: float = 24.0
+    #: The same answer (an error, help, a view sent again) to the same
+    #: sender at most once per ``repeat`` minutes, and at most
+    #: ``answers`` answers that record nothing per sender and hour.
+    repeat: float = 60.0
+    answers: int = 20
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -181,6 +192,21 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
         time_zone(str(zone))
     except ValueError as e:
         raise ConfigError(f"{path}: [digest] {e}") from None
+    organiser = data.get("organiser")
+    if organiser is not None and (not isinstance(organiser, str)
+                                  or "@" not in parseaddr(organiser)[1]):
+        raise ConfigError(f"{path}: organiser is the organiser's mail address")
+    told = ((parseaddr(organiser)[1].lower(),) if organiser is not None else
+            tuple(a.lower() for a in organisers))
+    limits: dict[str, float] = {}
+    for key, fallback, unit in (("notices", 24, "hours"), ("repeat", 60, "minutes"),
+                               ("answers", 20, "answers per sender and hour")):
+        value = data.get(key, fallback)
+        least = 0 if key == "repeat" else 1e-9  # repeat = 0: the same answer every time
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < least:
+            raise ConfigError(f"{path}: {key} is a number of {unit} above 0"
+                              + (" (or 0)" if key == "repeat" else ""))
+        limits[key] = value
     picture = data.get("picture", "svg")
     if picture not in ("png", "svg", "none"):
         raise ConfigError(f"{path}: picture is svg, png or none, not {picture!r}")
@@ -197,17 +223,34 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
     return Config(address=parseaddr(address)[1].lower(), name=str(data.get("name", Config.name)),
                   poll=float(poll), picture=picture, mail=mail, smtp=smtp, imap=imap,
                   outage=float(outage), observers=tuple(observers),
-                  digest=default, digest_hour=hour, digest_zone=str(zone),
+                  digest=default, digest_hour=hour, digest_zone=str(zone), organiser=told,
+                  notices=float(limits["notices"]), repeat=float(limits["repeat"]),
+                  answers=int(limits["answers"]),
                   organisers=tuple((a.lower(), k) for a, k in organisers.items()))
 
 
 def load_roster(root: Path) -> dict[str, dict[str, str]]:
     """``DIR/roster.toml``: for each game, its players and their addresses
-    (lower-cased). A game's log must exist and name the same players; an
-    address plays one seat of a game."""
+    (lower-cased; a player's first address where more are listed). A
+    game's log must exist and name the same players; an address plays one
+    seat of a game."""
+    return read_roster(root)[0]
+
+
+def load_aliases(root: Path) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The other addresses a player of ``DIR/roster.toml`` may write from
+    (``ann = ["ann@example.org", "ann@work.example"]``): game -> player ->
+    addresses after the first. Mail goes to the first only."""
+    return read_roster(root)[1]
+
+
+def read_roster(root: Path) -> tuple[dict[str, dict[str, str]],
+                                     dict[str, dict[str, tuple[str, ...]]]]:
+    """``DIR/roster.toml``: each seat's address, and its aliases."""
     path = root / "roster.toml"
     data = _toml(path)
     roster: dict[str, dict[str, str]] = {}
+    aliases: dict[str, dict[str, tuple[str, ...]]] = {}
     for name, players in data.items():
         if not GAME_NAME.fullmatch(name):
             raise ConfigError(f"{path}: [{name}]: a game's name is lower-case letters, digits, "
@@ -215,17 +258,30 @@ def load_roster(root: Path) -> dict[str, dict[str, str]]:
         if not isinstance(players, dict) or not players:
             raise ConfigError(f"{path}: [{name}]: list its players: ann = \"ann@example.org\"")
         seats: dict[str, str] = {}
-        for player, address in players.items():
-            if isinstance(address, dict):  # ann = { address = "...", require = [...] }
-                address = address.get("address", "")
-            addr = parseaddr(str(address))[1].lower()
-            if "@" not in addr:
-                raise ConfigError(f"{path}: [{name}] {player}: {address!r} is not a mail address")
-            if addr in seats.values():
-                raise ConfigError(f"{path}: [{name}]: {addr} plays two seats")
-            seats[player] = addr
+        more: dict[str, tuple[str, ...]] = {}
+        taken: set[str] = set()
+        for player, given in players.items():
+            if isinstance(given, dict):  # ann = { address = "...", require = [...] }
+                given = given.get("address", "")
+            listed = given if isinstance(given, list) else [given]
+            if not listed:
+                raise ConfigError(f"{path}: [{name}] {player}: give at least one address")
+            addresses = []
+            for address in listed:
+                addr = parseaddr(str(address))[1].lower()
+                if "@" not in addr or not isinstance(address, str):
+                    raise ConfigError(f"{path}: [{name}] {player}: {address!r} is not a mail "
+                                      "address")
+                if addr in taken:
+                    raise ConfigError(f"{path}: [{name}]: {addr} plays two seats")
+                taken.add(addr)
+                addresses.append(addr)
+            seats[player] = addresses[0]
+            if addresses[1:]:
+                more[player] = tuple(addresses[1:])
         roster[name] = seats
-    return roster
+        aliases[name] = more
+    return roster, aliases
 
 
 #: What the roster may require of a player's mails that change a game:

@@ -23,7 +23,7 @@ from .. import events, log as logmod, match, referee
 from ..played import Replay
 from ..errors import AdjudicatorError, one_line
 from ..log import Log, Secret, ViewFile
-from .commands import Command, Refused, find_command
+from .commands import Command, Refused, example_move, find_command
 from .compose import Composer, public_text
 from .incoming import Incoming, is_automatic
 
@@ -72,7 +72,8 @@ class Request:
     message: Message
     player: str
     game: str
-    command: Command
+    #: None for a mail in which no command was found.
+    command: Command | None
     texts: list[tuple[str, int, str]]
 
     @property
@@ -104,17 +105,20 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
     acting = organising(incoming, composer, sender, seed)
     if acting is not None:
         return acting
-    mine = {name: next(p for p, a in seats.items() if a == sender)
-            for name, seats in roster.items() if sender in seats.values()}
+    mine = {name: player for name in roster
+            if (player := composer.player_of(name, sender)) is not None}
     if not mine:
         return ignored(f"{sender} plays no game here" if sender else
                        "the mail names no sender: no player's move")
     texts = incoming.texts()
     found = find_command(subject, [text for _, depth, text in texts if depth == 0], mine)
     if found is None:
+        name = game_of(message, mine, composer.domain)
+        if name is not None:  # answered with the player's view file (decide)
+            return Request(incoming, message, mine[name], name, None, texts)
         return Decision(f"from {sender}: no command", (composer.error_mail(
-            message, "no command found: write one on the first line, e.g. 'move 3D'",
-            None, seed),))
+            message, "no command found: write one on the first line, e.g. 'show GAME' "
+            f"(yours: {', '.join(sorted(mine))})", None, seed),))
     command = found.mail_command
     if command.name == "games":
         return Overview(incoming, message, mine)
@@ -138,7 +142,7 @@ def address(incoming: Incoming, roster: Mapping[str, Mapping[str, str]],
                         (composer.answer_mail(message, command.name, command.answer(), seed),))
     name = found.game or game_of(message, mine, composer.domain)
     if name is None:
-        return Decision(f"from {sender}: which game?", (composer.error_mail(
+        return Decision(f"from {sender}: which game? ({found.word})", (composer.error_mail(
             message, f"say which game: {found.word} GAME ... (yours: "
             f"{', '.join(sorted(mine))})", None, seed),))
     return Request(incoming, message, mine[name], name, found, texts)
@@ -306,9 +310,19 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
     as stored) and secret ``secret``: the new log and every player's mail,
     or one error mail to the sender that records nothing."""
     name, player, found = request.game, request.player, request.command
-    command, message, seed = found.mail_command, request.message, request.seed
+    message, seed = request.message, request.seed
     from . import deal
 
+    if found is None:
+        if deal.stage(log) is not None:  # the deal is still being made: no view yet
+            return Decision(f"{name}: no command from {player}", (composer.error_mail(
+                message, "no command found: write one on the first line ('help' lists "
+                "them)", name, seed),))
+        mine = referee.issue_view(log, secret, player)
+        return Decision(f"{name}: no command from {player}", (composer.error_mail(
+            message, f"no command found: write one on the first line, e.g. 'move "
+            f"{example_move(log, mine.legal)}'", name, seed, mine),))
+    command = found.mail_command
     if found.word in deal.WORDS or deal.stage(log) is not None:  # before the game: its deal
         bodies = [text for _, depth, text in request.texts if depth == 0]
         return deal.decide(found.word, found.args, name, player, message, raw, log, secret,
@@ -322,8 +336,20 @@ def decide(request: Request, raw: bytes, log: Log, secret: Secret,
         played = command.play(found.args, log, secret, vf, player, at=stamp_now(composer))
     except (AdjudicatorError, RecursionError) as e:
         text = str(e) if not isinstance(e, RecursionError) else "the mail is nested too deep"
+        # The player's view file as it is now: a reply to this mail is one
+        # to the latest position.
+        try:
+            current: ViewFile | None = referee.issue_view(log, secret, player)
+        except AdjudicatorError:
+            current = None
+        if found.bare and not isinstance(e, Refused):
+            # A mail whose one line is no command, read as a move: if it is
+            # none, say both (it may have been a note, not a move).
+            example = example_move(log, current.legal if current is not None else None)
+            text = (f"no command found (write one on the first line, e.g. 'move {example}'), "
+                    f"and {' '.join(found.args)!r} read as a move: {text}")
         return Decision(f"{name}: refused {player}'s {found.word}: {one_line(text)}",
-                        (composer.error_mail(message, f"{name}: {text}", name, seed),))
+                        (composer.error_mail(message, f"{name}: {text}", name, seed, current),))
     new, notes = played.log, played.notes
     if new.result is not None and new.seed is None:
         new = referee.signed(match.reveal(new, secret), secret)
@@ -348,6 +374,12 @@ QUIET_ACTS = frozenset({"remind", "late", "timeout", "outage", "pause", "resume"
                         "absent", "back"})
 
 
+#: The entries by which another player proposes or answers a proposal: they
+#: leave a view file issued before them answering the position, unless the
+#: position changed (a takeback agreed).
+PROPOSALS = ("@takeback", "@abandon", "@accept", "@reject")
+
+
 def stamp_now(composer: Composer) -> str:
     """The referee's time now, as a log stamps it."""
     from datetime import UTC, datetime
@@ -361,9 +393,15 @@ def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
     """The player's view file in their mail (quoted or attached), checked:
     issued by this referee to this player at the current position."""
     name, player = request.game, request.player
-    views = [f.value for f in request.incoming.view_files(request.texts, YOUR_MAIL)
-             if isinstance(f.value, ViewFile)
+    found, damage = request.incoming.view_files_or_damage(request.texts, YOUR_MAIL)
+    views = [f.value for f in found if isinstance(f.value, ViewFile)
              and f.value.log.commitment == log.commitment and f.value.player == player]
+    if not views and damage is not None:
+        what = one_line(damage)
+        what = what if len(what) <= 160 else what[:157] + "..."
+        raise Refused(f"the view file in your mail is damaged ({what}): reply to the "
+                      "referee's latest mail and keep its text as it is (send plain text, "
+                      "or attach the view file)")
     if not views:
         raise Refused(f"your mail holds no view file of yours for {name}: reply to the "
                       "referee's latest mail and keep its text")
@@ -382,6 +420,19 @@ def proof(request: Request, log: Log, secret: Secret) -> ViewFile:
         # Only reminders, notices and the like since: the position the file
         # shows is still the game's, and the player's answer stands.
         return newest
+    if later and not newest.log.keys.get(player) and all(
+            events.act_of(e.move) in QUIET_ACTS
+            or (e.by not in (player, events.REFEREE) and e.move.startswith(PROPOSALS))
+            for e in later):
+        # Another player proposed (or answered a proposal) after the file was
+        # issued: unless that changed the position (a takeback agreed), the
+        # player's answer, perhaps sent before, stands, and a move drops the
+        # proposal (the players played on).
+        unlocked = match.unlock(log, secret)
+        before, now = match.replay(unlocked, upto=n), match.replay(unlocked)
+        if (before.state, before.to_move()) == (now.state, now.to_move()) \
+                and log.result is None:
+            return newest
     if n < len(log.moves):
         raise Refused(f"your mail answers move {n + 1}, but the game is at move "
                       f"{len(log.moves) + 1}: reply to the referee's latest mail "

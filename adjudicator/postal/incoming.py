@@ -66,16 +66,38 @@ class Incoming:
         """Every log and view file in it (quoted or attached), from ``texts``
         (its :meth:`texts`), as :func:`mailparse.extract_all` finds them; none
         if a copy that could be the one meant is damaged."""
+        return self.view_files_or_damage(texts, source)[0]
+
+    def view_files_or_damage(self, texts: list[tuple[str, int, str]],
+                             source: str) -> tuple[list[Found], str | None]:
+        """:meth:`view_files`, and when none is found because a copy that
+        could be the one meant is damaged, what is wrong with it. A body in
+        plain text and HTML whose plain text holds a damaged copy or none
+        (a w3m or lynx rendering of the HTML can lose a line) is read again from
+        its HTML."""
         data = self.data
+        damage: str | None = None
         try:
             if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") or \
                     not mailparse.looks_like_mail(data):
                 # Not read as a mail by the extractor either: the bytes are the text.
-                return mailparse.extract_all(data, source)
-            return mailparse.found_in_texts(texts, source)
-        except AdjudicatorError:
-            return []
-
+                return mailparse.extract_all(data, source), None
+            found = mailparse.found_in_texts(texts, source)
+            if found:
+                return found, None
+        except AdjudicatorError as e:
+            damage = str(e)
+        if self.message is not None:
+            try:
+                if mailparse.has_html_alternative(self.message):
+                    found = mailparse.found_in_texts(
+                        mailparse.message_texts(self.message, html=True), source)
+                    if found:
+                        return found, None
+            except (AdjudicatorError, ValueError, TypeError, LookupError, IndexError,
+                    AttributeError, UnicodeError):
+                pass
+        return [], damage
 
 def read(data: bytes) -> Incoming:
     """``data`` read as a mail message, once."""

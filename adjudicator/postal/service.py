@@ -32,9 +32,9 @@ from typing import Any
 from .. import files, log as logmod, timekeeper
 from ..errors import one_line
 from ..log import Log, Secret
-from . import authenticity, deal, decision, incoming, transport
+from . import answers as answers_mod, authenticity, deal, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
-from .config import Config, ConfigError, load_config, load_requirements, load_roster
+from .config import Config, ConfigError, load_config, load_requirements, read_roster
 from .decision import Decision, Request
 from .store import Store, seen_key
 from .transport import Maildir, Sender, Spool
@@ -88,13 +88,16 @@ class MailReferee:
                              backupCount=LOG_FILES, encoding="utf-8", delay=True)
         self._warned: set[Path] = set()
         self.config = config if config is not None else load_config(self.root, warn=self.warn)
-        self.roster = load_roster(self.root)
+        self.roster, self.aliases = read_roster(self.root)
         self.requires = load_requirements(self.root)
-        # Seats the organiser gave to new players (admin replace): their addresses.
+        # Seats the organiser gave to new players (admin replace): their
+        # addresses (the old player's aliases no longer count).
         for game, seats in self.seats().items():
             if game in self.roster:
                 self.roster[game].update((s, a) for s, a in seats.items()
                                          if s in self.roster[game])
+                for seat in seats:
+                    self.aliases[game].pop(seat, None)
         self.send: Sender = send if send is not None else self.smtp_send
         self.maildir = Maildir(self.root / "Maildir")
         self.spool = Spool(self.root / "spool")
@@ -107,7 +110,8 @@ class MailReferee:
             files.tighten(self.root / sub)
         #: What the referee remembers (:mod:`.store`).
         self.store = Store(self.root / "state")
-        self.compose = Composer(self.config, self.roster, now, self.store.preferences)
+        self.compose = Composer(self.config, self.roster, now, self.store.preferences,
+                                self.aliases)
         self.domain = self.compose.domain
         if (self.root / "referee.log").is_file():
             os.chmod(self.root / "referee.log", (self.root / "referee.log").stat().st_mode & 0o600)
@@ -300,11 +304,113 @@ class MailReferee:
             # is not the message's fault: it stops the referee, and the
             # message waits for the next start.)
             raise Faulty(one_line(f"{type(e).__name__}: {e}")) from e
+        outcome, answered = self.limited(outcome)
         self.note(f"{shown(mail.message_id)}: {outcome.said}")
         self.journal(key, outcome.game, outcome.before, outcome.after, outcome.mails, filed,
                      outcome.observe, admin=outcome.admin, secret=outcome.secret,
                      digest=outcome.digest, prefs=outcome.prefs)
+        if answered:
+            self.save_answers(answered)
+        if outcome.said.startswith("ignored: ") and self.config.organiser:
+            self.ignored(mail, outcome.said.removeprefix("ignored: "))
         return f"{shown(mail.message_id)}: {outcome.said}"
+
+    # -- how often it answers, and what it ignored --
+
+    def limited(self, outcome: Decision) -> tuple[Decision, list[tuple[str, str]]]:
+        """``outcome`` less the answers that may not go now
+        (:class:`answers.Answers`): only answers that record nothing are
+        limited; returns it and the (address, answer) of those that go."""
+        if outcome.after is not None or outcome.observe is not None \
+                or outcome.admin is not None or outcome.secret is not None \
+                or outcome.digest is not None or not outcome.mails:
+            return outcome, []
+        from email.utils import getaddresses
+
+        table = self.answers()
+        kept, answered, refused = [], [], []
+        for data in outcome.mails:
+            head = incoming.read(data).message
+            to = "" if head is None else ",".join(
+                a for _, a in getaddresses([str(head.get("To", ""))]))
+            subject = "" if head is None else incoming.strip_reply_prefix(
+                str(head.get("Subject", "")))
+            what = f"{outcome.said}\0{subject}"
+            why = table.refused(to, what, self.now(), self.config.repeat * 60,
+                                self.config.answers)
+            if why is None:
+                kept.append(data)
+                answered.append((to, what))
+                table.sent(to, what, self.now())
+            else:
+                refused.append(why)
+        if not refused:
+            return outcome, answered
+        from dataclasses import replace
+
+        return replace(outcome, mails=tuple(kept),
+                       said=f"{outcome.said}; not answered: {refused[0]}"), answered
+
+    def answers(self) -> answers_mod.Answers:
+        try:
+            data = json.loads((self.root / "state" / "answers.json").read_bytes())
+        except (FileNotFoundError, ValueError):
+            return answers_mod.Answers()
+        return answers_mod.Answers.from_json(data)
+
+    def save_answers(self, answered: list[tuple[str, str]]) -> None:
+        table = self.answers()
+        for to, what in answered:
+            table.sent(to, what, self.now())
+        table.forget(self.now(), self.config.repeat * 60)
+        files.write(str(self.root / "state" / "answers.json"),
+                    json.dumps(table.to_json()).encode("ascii"), private=True)
+
+    def ignored(self, mail: incoming.Incoming, why: str) -> None:
+        """Count an ignored mail for the organiser's next notice."""
+        if why == "the referee's own mail":
+            return
+        path = self.root / "state" / "ignored.json"
+        try:
+            table = answers_mod.Ignored.from_json(json.loads(path.read_bytes()))
+        except (FileNotFoundError, ValueError):
+            table = answers_mod.Ignored()
+        sender = subject = ""
+        if mail.message is not None:
+            try:
+                from email.utils import parseaddr
+
+                sender = parseaddr(str(mail.message.get("From", "")))[1].lower()
+                subject = str(mail.message.get("Subject", ""))
+            except (ValueError, TypeError, IndexError, AttributeError):
+                pass
+        why = why.removeprefix(sender or "no sender").strip()  # "... plays no game here"
+        table.add(sender, why, subject, self.now())
+        files.write(str(path), json.dumps(table.to_json()).encode("ascii"), private=True)
+
+    def tell_organiser(self) -> list[str]:
+        """The organiser's notice of what was ignored, when one is due (one
+        per ``notices`` hours at most), through the journal."""
+        path = self.root / "state" / "ignored.json"
+        if not self.config.organiser or not path.exists():
+            return []
+        try:
+            table = answers_mod.Ignored.from_json(json.loads(path.read_bytes()))
+        except ValueError:
+            table = answers_mod.Ignored()
+        now = self.now()
+        if not table.due(now, self.config.notices * 3600):
+            return []
+        key = f"notice:{int(now)}"
+        subject = f"[referee] {table.count} mail{'s' * (table.count != 1)} ignored"
+        mails = [self.compose.mail(to, subject, table.report(), game=None, seed=f"{key}:{to}")
+                 for to in self.config.organiser]
+        line = f"told the organiser of {table.count} ignored mails"
+        self.note(line)
+        self.journal(key, None, None, None, mails, None)
+        table.reset(now)
+        files.write(str(path), json.dumps(table.to_json()).encode("ascii"), private=True)
+        return [line]
 
     def decide(self, request: Request) -> Decision:
         """:func:`decision.decide` on the game the request is about, as stored now."""
@@ -312,11 +418,17 @@ class MailReferee:
         raw = path.read_bytes()
         log = logmod.decode(raw, str(path))
         vouched = None
-        if request.command.mail_command.changes:  # its provider's DKIM signature
+        if request.command is not None and request.command.mail_command.changes:
+            # its provider's DKIM signature, for the address it came from (the
+            # roster's, or an alias of the same player)
+            from email.utils import parseaddr
+
             needs = self.requires.get(request.game, {}).get(request.player, frozenset())
-            vouched = authenticity.vouch(request.incoming.data,
-                                         self.roster[request.game][request.player],
-                                         "dkim" in needs, self.dns)
+            sender = parseaddr(str(request.message.get("From", "")))[1].lower()
+            if self.compose.player_of(request.game, sender) != request.player:
+                sender = self.roster[request.game][request.player]
+            vouched = authenticity.vouch(request.incoming.data, sender, "dkim" in needs,
+                                         self.dns)
             if isinstance(vouched, str):
                 return Decision(f"{request.game}: refused {request.player}'s "
                                 f"{request.command.word}: {vouched}", (self.compose.error_mail(
@@ -415,6 +527,7 @@ class MailReferee:
                     json.dumps(table, sort_keys=True).encode("ascii"), private=True)
         if game in self.roster:
             self.roster[game][seat] = address
+            self.aliases.get(game, {}).pop(seat, None)
 
     # -- observers --
 
@@ -519,8 +632,8 @@ class MailReferee:
                     if len(args) != 3 or "@" not in parseaddr(args[2])[1]:
                         raise ConfigError("write: replace GAME PLAYER NEW ADDRESS")
                     seat_address = (name, args[0], parseaddr(args[2])[1].lower())
-                    if seat_address[2] in (a for s, a in self.roster[name].items()
-                                           if s != args[0]):
+                    holder = self.compose.player_of(name, seat_address[2])
+                    if holder is not None and holder != args[0]:
                         raise ConfigError(f"{seat_address[2]} already plays a seat of {name}")
                     args = args[:2]
                 log_path = self.log_path(name)
@@ -548,6 +661,7 @@ class MailReferee:
             done.append(line)
             if seat_address is not None:  # the new player is mailed from now on
                 self.roster[name][seat_address[1]] = seat_address[2]
+                self.aliases.get(name, {}).pop(seat_address[1], None)
             self.journal(key, name, raw, logmod.encode(acted.log),
                          self.clock_mails(name, acted, key), None, seat=seat_address)
         return done
@@ -730,11 +844,27 @@ class MailReferee:
         transport.smtp_send(self.config.smtp, sender, to, data)
 
     def fetch(self) -> int:
-        """Copy unread mail from the IMAP mailbox of referee.toml, if any,
-        into the Maildir (:func:`transport.fetch_imap`)."""
+        """Copy new mail from the IMAP folder of referee.toml, if any, into
+        the Maildir (:func:`transport.fetch_imap`): every message after the
+        last UID taken, read or not; where it stopped is kept in
+        ``state/imap.json`` (with the folder's UIDVALIDITY)."""
         if self.config.imap is None:
             return 0
-        return transport.fetch_imap(self.config.imap, self.config.address, self.maildir)
+        path = self.root / "state" / "imap.json"
+        since = None
+        try:
+            data = json.loads(path.read_bytes())
+            if data.get("folder") == self.config.imap.folder:
+                since = transport.Fetched(int(data["uidvalidity"]), int(data["uid"]))
+        except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        count, reached = transport.fetch_imap(self.config.imap, self.config.address,
+                                              self.maildir, since)
+        if reached is not None and reached != since:
+            files.write(str(path), json.dumps({
+                "folder": self.config.imap.folder, "uidvalidity": reached.uidvalidity,
+                "uid": reached.uid}).encode("ascii"), private=True)
+        return count
 
     def waiting(self) -> list[str]:
         """The messages waiting in ``Maildir/new``, oldest first."""
@@ -765,6 +895,7 @@ class MailReferee:
                 line = f"{name}: put aside in quarantine/: {e}"
                 self.note(line)
                 done.append(line)
+        done += self.tell_organiser()
         done += self.organise()
         done += self.keep_time()
         done += self.digests()

@@ -22,7 +22,7 @@ from .. import files
 from ..errors import one_line
 from .config import Server
 
-__all__ = ["Maildir", "SMTPSession", "Sender", "Spool", "fetch_imap", "smtp_send"]
+__all__ = ["Fetched", "Maildir", "SMTPSession", "Sender", "Spool", "fetch_imap", "smtp_send"]
 
 #: Delivers one message (envelope sender, recipients, bytes); raises
 #: :class:`OSError` or :class:`smtplib.SMTPException` when it cannot.
@@ -197,10 +197,27 @@ def smtp_send(server: Server | None, sender: str, to: list[str], data: bytes) ->
         send(sender, to, data)
 
 
-def fetch_imap(server: Server, user: str, maildir: Maildir) -> int:
-    """Copy unread mail from the IMAP mailbox into ``maildir``, then mark it
-    read there; returns how many. A crash between the two copies a message
-    twice, which its Message-ID makes harmless."""
+@dataclass(frozen=True)
+class Fetched:
+    """Where a fetch stopped in an IMAP folder: the folder's UIDVALIDITY and
+    the highest UID copied. UIDs mean nothing under another UIDVALIDITY
+    (RFC 3501 2.3.1.1): then the whole folder is fetched again."""
+
+    uidvalidity: int
+    uid: int
+
+
+def fetch_imap(server: Server, user: str, maildir: Maildir,
+               since: Fetched | None = None) -> tuple[int, Fetched | None]:
+    """Copy every message of the IMAP folder after ``since`` (by UID, under
+    the same UIDVALIDITY; the whole folder when there is none) into
+    ``maildir``; returns how many, and where it stopped.
+
+    Whether a message was read does not count: someone who opened the
+    mailbox first leaves it \\Seen, and it is still taken. A message is
+    marked \\Seen once copied, for people reading the mailbox. A crash
+    before the caller records where it stopped copies messages again,
+    which their Message-IDs make harmless."""
     import imaplib
     import mailbox
     import ssl
@@ -214,21 +231,36 @@ def fetch_imap(server: Server, user: str, maildir: Maildir) -> int:
         if server.security == "starttls":
             imap.starttls(ssl_context=ssl.create_default_context())
     count = 0
+    reached = since
     try:
         imap.login(server.user or user, server.password or "")
-        imap.select(server.folder)
-        _, found = imap.uid("search", "UNSEEN")
-        for uid in bytes(found[0] or b"").decode("ascii").split():
-            _, parts = imap.uid("fetch", uid, "(BODY.PEEK[])")
+        status, _ = imap.select(server.folder)
+        if status != "OK":
+            raise OSError(f"IMAP folder {server.folder!r} cannot be opened")
+        _, answer = imap.response("UIDVALIDITY")
+        valid = [int(v) for v in answer if v is not None and bytes(v).strip().isdigit()]
+        if not valid:
+            raise OSError("the IMAP server gave no UIDVALIDITY")
+        uidvalidity = valid[-1]
+        last = since.uid if since is not None and since.uidvalidity == uidvalidity else 0
+        reached = Fetched(uidvalidity, last)
+        _, found = imap.uid("search", f"UID {last + 1}:*")
+        # 'N:*' includes the highest UID even when it is below N.
+        uids = sorted(u for u in (int(w) for w in bytes(found[0] or b"").split()) if u > last)
+        for uid in uids:
+            _, parts = imap.uid("fetch", str(uid), "(BODY.PEEK[])")
             body = next((p[1] for p in parts if isinstance(p, tuple)), None)
-            if body is None:
-                continue
-            private(maildir.path / "new" / box.add(body))
-            imap.uid("store", uid, "+FLAGS", "(\\Seen)")
-            count += 1
+            if body is not None:
+                private(maildir.path / "new" / box.add(body))
+                count += 1
+                try:
+                    imap.uid("store", str(uid), "+FLAGS", "(\\Seen)")
+                except imaplib.IMAP4.error:
+                    pass  # a flag for people only: the UID is what counts
+            reached = Fetched(uidvalidity, uid)
     finally:
         try:
             imap.logout()
         except (OSError, imaplib.IMAP4.error):
             pass
-    return count
+    return count, reached
