@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from adjudicator import bots, games, log as logmod, match, selfplay
 from adjudicator.bots import table as tables
-from adjudicator.bots.values import values
+from adjudicator.bots.values import MARGIN, values
 from adjudicator.cli import app
 from adjudicator.engine import Outcome, Standing
 from adjudicator.errors import UsageError
@@ -166,12 +166,33 @@ def test_values_rank_the_table() -> None:
                        winners=winners, details=())
 
     four = ("ann", "bob", "cy", "dee")
+    # Level scores (no margin): the place and the win alone, squeezed
+    # into [0.3, 0.7] by the margin's part.
+    level = 1 - MARGIN
+
+    def squeezed(results: list[float]) -> list[float]:
+        return [level * r + MARGIN * 0.5 for r in results]
+
     got = values(outcome({"ann": 1, "bob": 2, "cy": 2, "dee": 4}, ("ann",)), four)
-    assert got == [1.0, 0.25, 0.25, 0.0]
+    assert got == pytest.approx(squeezed([1.0, 0.25, 0.25, 0.0]))
     shared = values(outcome({"ann": 1, "bob": 1}, ("ann", "bob")), ("ann", "bob"))
-    assert shared == [0.5, 0.5]
+    assert shared == pytest.approx([0.5, 0.5])
     assert values(outcome({"ann": 1}, ()), ("ann",)) == [0.0]
     assert values(outcome({"ann": 1}, ("ann",)), ("ann",)) == [1.0]
+
+
+def test_values_tell_a_wide_win_from_a_narrow_one() -> None:
+    """The same places: the wider margin is worth more to the winner and
+    less to the loser; any win is still worth more than any loss."""
+    def scored(ann: int, bob: int) -> list[float]:
+        first, second = sorted((("ann", ann), ("bob", bob)), key=lambda p: -p[1])
+        return values(Outcome(standings=(Standing(player=first[0], score=first[1], place=1),
+                                         Standing(player=second[0], score=second[1], place=2)),
+                              winners=(first[0],), details=()), ("ann", "bob"))
+
+    narrow, wide = scored(9, 8), scored(18, 2)
+    assert wide[0] > narrow[0] > 0.5 > narrow[1] > wide[1]
+    assert min(scored(1, 0)[0], scored(40, 39)[0]) > max(scored(0, 40)[0], scored(39, 40)[0])
 
 
 def test_the_search_meets_the_solo_goal_more_often_than_chance() -> None:

@@ -65,8 +65,9 @@ class Position:
 class Ranked:
     """One move a bot weighed and how many simulations (or samples) went into
     its ``value``: for the search, what the mover can expect from it, 0 to
-    1 (:mod:`.values`: half the share of the table finished above, half the
-    share of the win; solo, how often the goal is met); for ``greedy``, the
+    1 (:mod:`.values`: mostly the share of the table finished above and the
+    share of the win, partly the score margin over the best other player;
+    solo, how often the goal is met); for ``greedy``, the
     points it leaves the mover ahead of the best other player."""
 
     move: str
