@@ -1,6 +1,6 @@
 """Strength of the bots: seat-rotated matches, win share and average rank.
 
-    python benchmarks/arena.py [--games N] [--game ID ...] [--players N ...]
+    python benchmarks/arena.py [--games N] [--first K] [--game ID ...] [--players N ...]
                                [--bot LEVEL] [--against LEVEL ...] [--jobs N] [--json]
 
 For every game and player count, one seat is played by ``--bot`` (default
@@ -94,6 +94,9 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=12, help="games per row (default 12)")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="number the games from K (default 0): more games that add to "
+                             "an earlier run's, on other deals")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only this player count")
     parser.add_argument("--bot", default="standard", help="the level measured")
@@ -123,7 +126,7 @@ def main() -> None:
     for game_id, n, level, opp, params in rows:
         opponent = "random" if n == 1 else opp
         tasks.append([(game_id, n, level, opponent, k % n, k, params, args.fraction)
-                      for k in range(args.games)])
+                      for k in range(args.first, args.first + args.games)])
     flat = [t for row in tasks for t in row]
     print(f"[arena] {len(flat)} games on {args.jobs} processes; standard at "
           f"{args.fraction:g} of its budget", file=sys.stderr)
