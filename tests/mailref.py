@@ -62,12 +62,15 @@ class SMTPServer:
 
 
 def referee_dir(root: Path, port: int, games: dict[str, tuple[str, tuple[str, ...], str]],
-                address: str = "referee@club.test") -> dict[str, dict[str, str]]:
+                address: str = "referee@club.test",
+                picture: str = "svg") -> dict[str, dict[str, str]]:
     """A referee directory: each game ``name: (game_id, players, seed)``;
-    returns the roster (name -> player -> address)."""
+    returns the roster (name -> player -> address). ``picture = "none"``
+    for a long game whose test looks at no picture (drawing one for every
+    player after every move is most of the referee's time)."""
     (root / "games").mkdir(parents=True, exist_ok=True)
     (root / "referee.toml").write_text(
-        f'address = "{address}"\npoll = 0.1\npicture = "svg"\n[smtp]\nhost = "127.0.0.1"\nport = {port}\n'
+        f'address = "{address}"\npoll = 0.1\npicture = "{picture}"\n[smtp]\nhost = "127.0.0.1"\nport = {port}\n'
         'security = "none"\n', encoding="utf-8")
     roster: dict[str, dict[str, str]] = {}
     lines = []

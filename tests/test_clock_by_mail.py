@@ -21,9 +21,9 @@ START = datetime(2026, 3, 2, 9, tzinfo=UTC)
 
 
 def timed_table(root: Path, port: int, game_id: str, players: tuple[str, ...], spec: str,
-                seed: str) -> dict[str, str]:
+                seed: str, picture: str = "svg") -> dict[str, str]:
     """A referee directory with one game under the time control ``spec``."""
-    roster = referee_dir(root, port, {"g": (game_id, players, seed)})["g"]
+    roster = referee_dir(root, port, {"g": (game_id, players, seed)}, picture=picture)["g"]
     log, secret = match.new_refereed(game_id, list(players), seed, time=clock.parse(spec),
                                      started=clock.stamp(START))
     (root / "games" / "g.json").write_bytes(logmod.encode(log))
@@ -82,7 +82,7 @@ def test_a_vanished_player_is_stood_in_for_and_the_game_ends(
         tmp_path: Path, smtp: SMTPServer, game_id: str, players: tuple[str, ...]) -> None:
     roster = timed_table(tmp_path, smtp.port, game_id, players,
                          "per-move=24h grace=12h expiry=stand-in stand-in=search:10 until=back",
-                         "v1")
+                         "v1", picture="none")
     log, mailed = play_with_a_vanishing_player(tmp_path, smtp, roster, "cy", 10,
                                                timedelta(hours=2))
     acts = acts_of(log)
