@@ -11,6 +11,7 @@ import os
 import smtplib
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -280,3 +281,37 @@ def test_referee_log_is_rotated(tmp_path: Path, monkeypatch) -> None:
     last = (root / "referee.log").read_text().splitlines()[-1]
     assert last.startswith("2027-01-15T08:00:00Z line 199 ")
     assert mode(root / "referee.log.1") == 0o600 & ~files.umask()
+
+
+def test_handled_mail_quoting_a_hand_is_not_kept_for_ever(tmp_path: Path) -> None:
+    """Attack 7: a player's reply quotes their hand, and a mail the server
+    refused holds one; both stayed on the referee's disk for ever. Now they
+    go after ``keep`` days (30 by default; 0 keeps them), and what is newer
+    stays."""
+    root = tmp_path / "club"
+    referee_dir(root, 25, {"g1": ("q-turn", PLAYERS, "harden-7")})
+    cur, failed = root / "Maildir" / "cur", root / "spool" / "failed"
+    ref = postal.MailReferee(root, send=lambda *_: None)
+    ref.run_once()
+    failed.mkdir(mode=0o700, exist_ok=True)
+    old = time.time() - 31 * 86400
+    for folder in (cur, failed):
+        for name, age in (("old.eml", old), ("new.eml", None)):
+            (folder / name).write_bytes(b"Your hand: 3 7 8\n")
+            if age is not None:
+                os.utime(folder / name, (age, age))
+    done = ref.run_once()
+    assert sorted(p.name for p in cur.iterdir()) == ["new.eml"]
+    assert sorted(p.name for p in failed.iterdir()) == ["new.eml"]
+    assert any("removed 1 message of handled mail older than 30 days" in line for line in done)
+    assert "removed 1 message of refused mail" in (root / "referee.log").read_text()
+    # keep = 0: nothing is removed; a keep below 0 is refused with one line.
+    toml = root / "referee.toml"
+    toml.write_text("keep = 0\n" + toml.read_text())
+    (cur / "old.eml").write_bytes(b"x")
+    os.utime(cur / "old.eml", (old, old))
+    postal.MailReferee(root, send=lambda *_: None).run_once()
+    assert (cur / "old.eml").exists()
+    toml.write_text(toml.read_text().replace("keep = 0", "keep = -1"))
+    with pytest.raises(postal.ConfigError, match="keep is a number of days above 0 .or 0."):
+        postal.MailReferee(root, send=lambda *_: None)

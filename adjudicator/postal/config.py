@@ -87,6 +87,10 @@ class Config:
     #: ``answers`` answers that record nothing per sender and hour.
     repeat: float = 60.0
     answers: int = 20
+    #: Days the players' handled mail (``Maildir/cur``) and the mail the
+    #: server refused (``spool/failed``) are kept: each may quote a hand.
+    #: 0 keeps them for ever.
+    keep: float = 30.0
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -200,12 +204,14 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
             tuple(a.lower() for a in organisers))
     limits: dict[str, float] = {}
     for key, fallback, unit in (("notices", 24, "hours"), ("repeat", 60, "minutes"),
-                               ("answers", 20, "answers per sender and hour")):
+                               ("answers", 20, "answers per sender and hour"),
+                               ("keep", 30, "days")):
         value = data.get(key, fallback)
-        least = 0 if key == "repeat" else 1e-9  # repeat = 0: the same answer every time
+        # repeat = 0: the same answer every time; keep = 0: handled mail for ever
+        least = 0 if key in ("repeat", "keep") else 1e-9
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < least:
             raise ConfigError(f"{path}: {key} is a number of {unit} above 0"
-                              + (" (or 0)" if key == "repeat" else ""))
+                              + (" (or 0)" if key in ("repeat", "keep") else ""))
         limits[key] = value
     picture = data.get("picture", "svg")
     if picture not in ("png", "svg", "none"):
@@ -225,7 +231,7 @@ def load_config(root: Path, environ: dict[str, str] | None = None,
                   outage=float(outage), observers=tuple(observers),
                   digest=default, digest_hour=hour, digest_zone=str(zone), organiser=told,
                   notices=float(limits["notices"]), repeat=float(limits["repeat"]),
-                  answers=int(limits["answers"]),
+                  answers=int(limits["answers"]), keep=float(limits["keep"]),
                   organisers=tuple((a.lower(), k) for a, k in organisers.items()))
 
 

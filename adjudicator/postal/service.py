@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import files, log as logmod, timekeeper
-from ..errors import one_line
+from ..errors import counted, one_line
 from ..log import Log, Secret
 from . import answers as answers_mod, authenticity, deal, decision, incoming, transport
 from .compose import Composer, public_text as compose_public
@@ -870,6 +870,26 @@ class MailReferee:
         """The messages waiting in ``Maildir/new``, oldest first."""
         return self.maildir.waiting()
 
+    def prune(self) -> list[str]:
+        """Handled mail (``Maildir/cur``) and mail the server refused
+        (``spool/failed``) older than ``keep`` days, removed: each may quote
+        a player's hand, and the referee needs neither (the log and the
+        journal hold what happened). Their age is read from the file system's
+        own times, by its clock, not the referee's (which tests inject)."""
+        if not self.config.keep:
+            return []
+        before = time.time() - self.config.keep * 86400
+        done = []
+        for folder, what in ((self.maildir.path / "cur", "handled mail"),
+                             (self.spool.path / "failed", "refused mail")):
+            gone = transport.prune(folder, before)
+            if gone:
+                line = (f"removed {counted(gone, 'message')} of {what} older than "
+                        f"{self.config.keep:g} days ({folder.parent.name}/{folder.name})")
+                self.note(line)
+                done.append(line)
+        return done
+
     def run_once(self) -> list[str]:
         """One round: finish a journal left by a crash, fetch, handle every
         waiting message, announce, send the spool. Returns what was done."""
@@ -899,6 +919,7 @@ class MailReferee:
         done += self.organise()
         done += self.keep_time()
         done += self.digests()
+        done += self.prune()
         self.announce()
         sent, failure = self.flush()
         if failure is not None:

@@ -22,7 +22,8 @@ from .. import files
 from ..errors import one_line
 from .config import Server
 
-__all__ = ["Fetched", "Maildir", "SMTPSession", "Sender", "Spool", "fetch_imap", "smtp_send"]
+__all__ = ["Fetched", "Maildir", "SMTPSession", "Sender", "Spool", "fetch_imap", "prune",
+           "smtp_send"]
 
 #: Delivers one message (envelope sender, recipients, bytes); raises
 #: :class:`OSError` or :class:`smtplib.SMTPException` when it cannot.
@@ -74,6 +75,25 @@ class Maildir:
         files.private_dir(where)
         private(self.path / "new" / name)
         os.replace(self.path / "new" / name, where / name)
+
+
+def prune(folder: Path, before: float) -> int:
+    """Remove the files of ``folder`` last changed before ``before`` (a POSIX
+    time): handled mail the referee no longer needs, which may quote a
+    player's hand. Returns how many went; a missing folder holds none."""
+    gone = 0
+    try:
+        paths = list(folder.iterdir())
+    except FileNotFoundError:
+        return 0
+    for path in paths:
+        try:
+            if path.is_file() and path.stat().st_mtime < before:
+                path.unlink()
+                gone += 1
+        except FileNotFoundError:  # removed meanwhile
+            continue
+    return gone
 
 
 @dataclass(frozen=True)
