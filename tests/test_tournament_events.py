@@ -59,7 +59,15 @@ def view_in(message) -> ViewFile | None:  # type: ignore[no-untyped-def]
 def by_mail(t: event.Tournament, root: Path, smtp: SMTPServer, gone: str, now: datetime,
             until: int) -> datetime:
     """Play the round just seated by mail until every game is over or has
-    ``until`` entries; ``gone`` never answers."""
+    ``until`` entries, and the clock has acted for ``gone`` (who never
+    answers): a forfeit, or a stand-in's move. (The deal is the referee's
+    secret, new each run: when ``gone`` first moves varies.)"""
+
+    def acted(log: logmod.Log) -> bool:
+        moves = [m.move for m in log.moves]
+        return (log.result is not None or f"@forfeit {gone}" in moves
+                or any(m == f"@stand-in {gone}" for m in moves[:-1]))
+
     ref = postal.MailReferee(root / "referee", now=lambda: clock_[0].timestamp())
     clock_ = [now]
     players = {p: Player(p, a, random.Random(p)) for p, a in t.players.items()}
@@ -68,7 +76,8 @@ def by_mail(t: event.Tournament, root: Path, smtp: SMTPServer, gone: str, now: d
     for _ in range(3000):
         ref.run_once()
         logs = rounds.event_logs(t, games)
-        if all(log.result is not None or len(log.moves) >= until for _, _, _, log in logs):
+        if all((log.result is not None or len(log.moves) >= until)
+               and (gone not in log.players or acted(log)) for _, _, _, log in logs):
             return clock_[0]
         for p in players.values():
             p.collect(smtp.sink)
