@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from adjudicator import log as logmod, seal
 from adjudicator.cli import app
 from adjudicator.tournament import event, ratings, report, rounds, seating, standings
 from adjudicator.tournament.event import TournamentError
@@ -97,6 +98,32 @@ def test_new_writes_the_file_and_a_private_key_and_round_needs_a_referee(tmp_pat
     roster = tmp_path / "ev" / "referee" / "roster.toml"
     roster.write_text(roster.read_text().replace("[sp-r1-t1]", "[other]"))
     assert "sp-r1-t1 not in it: a round was cut short" in run("tournament", "round", tmp_path / "ev", code=1)
+
+
+def test_an_event_under_the_clubs_long_term_key(tmp_path: Path) -> None:
+    """#25's referee you can recognise: the event signs its games with the
+    club's key, so a player checks them with the fingerprint they know, and
+    a game under any other key is refused by that check."""
+    (tmp_path / "players.txt").write_text("ann ann@x.test\nbob bob@x.test\ncy cy@x.test\n")
+    run("key", "new-referee", "-o", tmp_path / "club.key")
+    club = logmod.decode_key((tmp_path / "club.key").read_bytes())
+    said = run("tournament", "new", tmp_path / "ev", "--name", "Spring", "--id", "sp", "--game",
+               "atlas", "--players", tmp_path / "players.txt", "--rounds", "1", "--tables", "3",
+               "--seed", "x", "--referee-key", tmp_path / "club.key")
+    assert seal.fingerprint(club.public) in said
+    assert event.load(tmp_path / "ev").key == club.public
+    (tmp_path / "ev" / "referee").mkdir()
+    (tmp_path / "ev" / "referee" / "referee.toml").write_text('address = "ref@x.test"\n')
+    run("tournament", "round", tmp_path / "ev")
+    game = tmp_path / "ev" / "referee" / "games" / "sp-r1-t1.json"
+    assert logmod.decode(game.read_bytes()).referee == club.public
+    run("validate", game, "--referee-key", seal.fingerprint(club.public))
+    run("key", "new-referee", "-o", tmp_path / "other.key")
+    assert "DIFFERS" in run("validate", game, "--referee-key", tmp_path / "other.key", code=1)
+    assert "no such file" in run("tournament", "new", tmp_path / "ev2", "--name", "S", "--id",
+                                 "s", "--game", "atlas", "--players", tmp_path / "players.txt",
+                                 "--rounds", "1", "--tables", "3", "--seed", "x",
+                                 "--referee-key", tmp_path / "missing.key", code=1).lower()
 
 
 def test_a_round_under_another_key_is_refused(tmp_path: Path) -> None:

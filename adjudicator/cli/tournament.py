@@ -60,10 +60,13 @@ def new(
     time: Annotated[str, typer.Option("--time", metavar="SPEC", help="Every game's time control, as new --time takes it.")] = "",
     fmt: Annotated[str, typer.Option("--format", help="auto, round-robin or swiss.")] = "auto",
     referee: Annotated[str, typer.Option("--referee", metavar="SUBDIR", help="The mail referee's directory, inside DIR.")] = "referee",
+    referee_key: Annotated[str | None, typer.Option("--referee-key", metavar="FILE", help="The club's long-term referee key (adjudicator key new-referee), whose fingerprint players know; default: a new key for this event.")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Write DIR/tournament.toml and the event's referee key DIR/event.key.json
-    (private): every game of the event is signed under it.
+    (private): every game of the event is signed under it. With
+    --referee-key, that key is the club's long-term one, so players check
+    the event's games with the fingerprint they already know.
 
     Edit the file for what no option sets (the game's [params], [points] by
     place, tiebreaks, bye); 'tournament round' reads it again each time.
@@ -71,7 +74,7 @@ def new(
     \b
     Example: adjudicator tournament new club --name "Club Atlas" --id atlas26 --game atlas --players players.txt --rounds 3 --tables 3 --seed spring
     """
-    from .. import files, log as logmod
+    from .. import files, log as logmod, seal
     from ..tournament import event, rounds as rounds_
 
     root = Path(directory)
@@ -79,7 +82,14 @@ def new(
         sizes = [int(s) for s in tables.split(",")]
     except ValueError:
         raise event.TournamentError(f"--tables {tables!r}: sizes separated by commas, like 4,3") from None
-    key = rounds_.new_key()
+    if referee_key is None:
+        key = rounds_.new_key()
+    else:
+        try:
+            key = logmod.decode_key(Path(referee_key).read_bytes(), referee_key)
+        except OSError as e:
+            raise event.TournamentError(f"--referee-key {referee_key}: "
+                                        f"{e.strerror or e}") from None
     t = event.check({"name": name, "id": event_id, "game": game, "seed": seed, "rounds": rounds,
                      "tables": sizes, "format": fmt, "time": time, "referee": referee,
                      "key": key.public, "players": _players(players)}, "tournament")
@@ -88,6 +98,8 @@ def new(
     files.write(str(root / event.KEY_FILE), logmod.encode(key), replace=force, private=True)
     typer.echo(f"Wrote {root / event.FILE} ({len(t.players)} players, {t.rounds} rounds) and "
                f"{root / event.KEY_FILE} (private: the event's referee key).")
+    typer.echo(f"Referee fingerprint: {seal.fingerprint(key.public)} (players check the "
+               "event's games with --referee-key)")
 
 
 @tournament_app.command("round")
