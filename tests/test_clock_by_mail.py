@@ -467,10 +467,9 @@ def test_a_crash_at_each_step_of_the_clock_acts_each_once_in_order(
     of the directory each time, the journal's test driver); two more starts
     follow. Every act is recorded exactly once, in the order it fell due,
     and every mail about it reaches its players once."""
-    import shutil
     from collections import defaultdict
 
-    from test_postal_crash import Crash, Faults
+    from test_postal_crash import Crash, crashed_runs
 
     from mailref import parse
 
@@ -480,19 +479,11 @@ def test_a_crash_at_each_step_of_the_clock_acts_each_once_in_order(
     now = [START]
     postal.MailReferee(start, now=lambda: now[0].timestamp()).run_once()
     now[0] = START + timedelta(hours=13)  # everything owed at once (within the outage bound)
-    faults = Faults(monkeypatch, Crash())
-    at = 1
-    while True:
-        root = tmp_path / f"step-{at}"
-        shutil.copytree(start, root)
-        sent = len(smtp.sink.received)
-        faults.arm(at)
-        try:
-            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
-        except (Exception, Crash):  # noqa: BLE001 - the referee dies; the test is what is left
-            pass
-        hit = faults.count >= at
-        faults.arm(None)
+    def referee(root: Path) -> postal.MailReferee:
+        return postal.MailReferee(root, now=lambda: now[0].timestamp())
+
+    for run in crashed_runs(tmp_path, smtp, monkeypatch, start, Crash(), referee):
+        root, sent, at = run.root, run.sent, run.at
         for _ in range(2):
             postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
         log = logmod.decode((root / "games" / "g.json").read_bytes())
@@ -517,10 +508,7 @@ def test_a_crash_at_each_step_of_the_clock_acts_each_once_in_order(
         # move to all three.
         counts = sorted(len(ids) for ids in received.values())
         assert counts == [2, 2, 3], (at, counts)
-        if not hit:
-            break
-        at += 1
-    assert at > 8  # the journal, the log, the mails, the state, for each act
+    assert run.at > 8  # the journal, the log, the mails, the state, for each act
 
 
 def test_a_seat_given_to_a_new_player_mid_game_and_an_ejection(tmp_path: Path,
@@ -835,28 +823,19 @@ def test_the_daily_digest_is_sent_once_across_crashes(tmp_path: Path, smtp: SMTP
     """With the digest on for everyone (referee.toml), the referee is killed
     at each step of the round that sends it; two more starts follow: ann
     gets it exactly once."""
-    import shutil
 
-    from test_postal_crash import Crash, Faults
+    from test_postal_crash import Crash, crashed_runs
 
     start = tmp_path / "start"
     digest_club(start, smtp.port, default="true", hour=11)
     now = [START]  # 10:00 in Stockholm: not yet
     postal.MailReferee(start, now=lambda: now[0].timestamp()).run_once()
     now[0] = START + timedelta(hours=1, minutes=5)
-    faults = Faults(monkeypatch, Crash())
-    at = 1
-    while True:
-        root = tmp_path / f"step-{at}"
-        shutil.copytree(start, root)
-        sent = len(smtp.sink.received)
-        faults.arm(at)
-        try:
-            postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
-        except (Exception, Crash):  # noqa: BLE001 - the referee dies; the test is what is left
-            pass
-        hit = faults.count >= at
-        faults.arm(None)
+    def referee(root: Path) -> postal.MailReferee:
+        return postal.MailReferee(root, now=lambda: now[0].timestamp())
+
+    for run in crashed_runs(tmp_path, smtp, monkeypatch, start, Crash(), referee):
+        root, sent, at = run.root, run.sent, run.at
         for _ in range(2):
             postal.MailReferee(root, now=lambda: now[0].timestamp()).run_once()
         got = {data for rcpt, data in smtp.sink.received[sent:]
@@ -864,7 +843,4 @@ def test_the_daily_digest_is_sent_once_across_crashes(tmp_path: Path, smtp: SMTP
         # One digest (a copy sent again after a crash in the SMTP step is
         # the same mail, which the Message-ID lets a mail client drop).
         assert len(got) == 1, at
-        if not hit:
-            break
-        at += 1
-    assert at > 3
+    assert run.at > 3

@@ -8,7 +8,6 @@ the last part is received deals once."""
 from __future__ import annotations
 
 import random
-import shutil
 from collections import defaultdict
 from email.message import Message
 from pathlib import Path
@@ -21,7 +20,7 @@ from adjudicator.cli import app
 from adjudicator.log import Log, ViewFile
 
 from mailref import Player, SMTPServer, body_of, deliver, parse, referee_dir
-from test_postal_crash import Crash, Faults
+from test_postal_crash import Crash, crashed_runs
 
 PLAYERS = ("ann", "bob", "cy")
 
@@ -192,19 +191,8 @@ def test_a_crash_after_the_last_part_deals_once(
     postal.MailReferee(start).run_once()
     (call,) = cy.collect(smtp.sink)
     deliver(start, cy.reply(call, "words three  blue horses"))
-    faults = Faults(monkeypatch, Crash())
-    at = 1
-    while True:
-        root = tmp_path / f"step-{at}"
-        shutil.copytree(start, root)
-        sent = len(smtp.sink.received)
-        faults.arm(at)
-        try:
-            postal.MailReferee(root).run_once()
-        except (Exception, Crash):  # noqa: BLE001 - the referee may stop anywhere
-            pass
-        hit = faults.count >= at
-        faults.arm(None)
+    for run in crashed_runs(tmp_path, smtp, monkeypatch, start, Crash()):
+        root, sent = run.root, run.sent
         postal.MailReferee(root).run_once()
         postal.MailReferee(root).run_once()
         log = stored(root)
@@ -218,10 +206,7 @@ def test_a_crash_after_the_last_part_deals_once(
             for address in rcpt:
                 ids[address].add(str(message["Message-ID"]))
         assert len(ids) == 3 and all(len(i) == 1 for i in ids.values()), ids
-        if not hit:
-            break
-        at += 1
-    assert at > 8
+    assert run.at > 8
 
 
 

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
 
@@ -320,8 +322,48 @@ def check_once(root: Path, smtp: SMTPServer, roster: dict[str, str], before: Log
     assert all(len(c) == 1 for c in copies.values())
 
 
+@dataclass(frozen=True)
+class Run:
+    """One faulty run of :func:`crashed_runs`: the copy of the directory it
+    ran on, how many mails the server had before it, the steps it took and
+    the step made to fail."""
+
+    root: Path
+    sent: int
+    steps: list[str]
+    at: int
+
+
+def crashed_runs(tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch,
+                 start: Path, error: BaseException,
+                 referee: Callable[[Path], postal.MailReferee] = postal.MailReferee,
+                 ) -> Iterator[Run]:
+    """A referee's round on a fresh copy of ``start`` with ``error`` raised
+    at its first step, then on another copy at its second, and so on until
+    a run meets no step left to fail. Yields each :class:`Run` as the faulty
+    round left it: the caller starts the next referees on it and checks."""
+    faults = Faults(monkeypatch, error)
+    at = 1
+    while True:
+        root = tmp_path / f"step-{at}"
+        shutil.copytree(start, root)
+        sent = len(smtp.sink.received)
+        faults.arm(at)
+        try:
+            referee(root).run_once()
+        except (Exception, Crash):  # noqa: BLE001 - the referee may stop; the test is what is left
+            pass
+        hit = faults.count >= at
+        steps = list(faults.steps)
+        faults.arm(None)
+        yield Run(root, sent, steps, at)
+        if not hit:
+            return
+        at += 1
+
+
 def each_step(tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch,
-              error: BaseException):
+              error: BaseException) -> Iterator[tuple[Path, list[str]]]:
     """Handle one move with ``error`` raised at its first step, then, on a
     fresh copy of the directory, at its second, and so on until a run meets
     no step left to fail: the journal, the log, each mail into the spool,
@@ -335,31 +377,15 @@ def each_step(tmp_path: Path, smtp: SMTPServer, monkeypatch: pytest.MonkeyPatch,
     reply, mover = first_move(start, smtp, roster)
     deliver(start, reply)
     before = logmod.decode((start / "games" / "atlas.json").read_bytes())
-    faults = Faults(monkeypatch, error)
-    at = 1
-    while True:
-        root = tmp_path / f"step-{at}"
-        shutil.copytree(start, root)
-        sent = len(smtp.sink.received)
-        faults.arm(at)
-        try:
-            postal.MailReferee(root).run_once()
-        except (Exception, Crash):  # noqa: BLE001 - the referee may stop; the test is what is left
-            pass
-        hit = faults.count >= at
-        steps = list(faults.steps)
-        faults.arm(None)
-        yield root, steps
-        postal.MailReferee(root).run_once()
-        postal.MailReferee(root).run_once()  # a third start has nothing left to do
-        check_once(root, smtp, roster["atlas"], before, mover, sent)
-        if not hit:
-            break
-        at += 1
+    for run in crashed_runs(tmp_path, smtp, monkeypatch, start, error):
+        yield run.root, run.steps
+        postal.MailReferee(run.root).run_once()
+        postal.MailReferee(run.root).run_once()  # a third start has nothing left to do
+        check_once(run.root, smtp, roster["atlas"], before, mover, run.sent)
     # Every step of a message was tried: the journal, the log, the three
     # mails into the spool, the state, filing, removing the journal, and
     # sending (removing each mail from the spool).
-    assert at > 10, steps
+    assert run.at > 10, run.steps
 
 
 def test_a_crash_at_each_step_is_finished_by_the_next_start(
