@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from . import bulk, files, log as logmod, match, narrating, pinning, referee
+from . import names as naming
 from .bulk import Source
 from .engine import GameSpec, Scene
 from .errors import AdjudicatorError, BadLogError, UsageError, counted, one_line
@@ -121,10 +122,21 @@ def private_key(path: str | None) -> str | None:
 # --- positions ----------------------------------------------------------------------------------
 
 
+def as_named(players: Sequence[str], player: str | None) -> str | None:
+    """The player ``--as`` names: as typed, spaces at its ends and runs of
+    them inside not counting (``--as " Ann  Smith"`` is ``Ann Smith``;
+    :func:`adjudicator.names.clean`); case counts, as in the log."""
+    if player is None:
+        return None
+    cleaned = naming.clean(player)
+    return cleaned if cleaned in players else player
+
+
 def seat(rep: match.Replay, player: str | None) -> int | None:
     """The seat of ``player`` (None for nobody); a name not in the game is a usage error."""
     if player is None:
         return None
+    player = as_named(rep.players, player)
     if player not in rep.players:
         raise UsageError(f"--as {player!r}: no such player (players: {', '.join(rep.players)})")
     return rep.players.index(player)
@@ -201,6 +213,7 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     sees it; without a player, as the player to move sees it, or with
     ``public`` as everybody does. The whole log must be valid, unless
     ``ignore_rest`` (with ``at``: to audit a disputed log)."""
+    as_player = as_named(log.players, as_player)
     data = match.unlock(log, secret)
     if at is not None and not 0 <= at <= len(data.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
@@ -263,6 +276,7 @@ def spectate(log: Log, *, as_player: str | None = None, at: int | None = None,
         raise UsageError("--ignore-rest needs --at N")
     if at is not None and not 0 <= at <= len(log.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(log.moves)}")
+    as_player = as_named(log.players, as_player)
     if as_player is not None:
         if as_player not in log.players:
             raise UsageError(f"--as {as_player!r}: no such player (players: {', '.join(log.players)})")
@@ -500,6 +514,8 @@ def hint(got: Found, name: str, as_player: str | None = None, secret_path: str |
 
     bot = bots.get(f"search:{seconds}s" if seconds is not None else level)
     value = got.value
+    as_player = as_named(value.log.players if isinstance(value, ViewFile) else value.players,
+                      as_player)
     if isinstance(value, ViewFile):
         view = referee.check_view(value, name)
         if value.legal is None or value.to_move != value.player:
@@ -592,6 +608,7 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
     once the checks before them pass. Behind extend, resign, propose, accept and reject.
     """
     stored = log_of(path, got)
+    as_player = as_named(stored.players, as_player)
     form = "json" if path == "-" else got.form
     if form == "mail":
         encoded(stored, form, path)  # refuses, saying how to go on
@@ -670,6 +687,7 @@ def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[
     """A player records their move in their view file ``path`` (checked
     against its legal list; further moves are queued for the referee).
     ``key`` is the player's private key, if they sign."""
+    as_player = as_named(vf.log.players, as_player)
     if as_player is not None and as_player != vf.player:
         raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
     if expect is not None and expect != len(vf.log.moves):
@@ -689,6 +707,7 @@ def event_in_view(path: str, raw: bytes, vf: ViewFile, form: str, event: str, *,
     """A player records an event (a resignation, a proposal, an answer) in
     their view file ``path``, signed with ``key`` if they sign, for the
     referee to record as it is (:func:`referee.take_event`)."""
+    as_player = as_named(vf.log.players, as_player)
     if as_player is not None and as_player != vf.player:
         raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
     if expect is not None and expect != len(vf.log.moves):

@@ -40,6 +40,9 @@ The clock acts are entries of the log by ``referee`` (:mod:`adjudicator.events`)
 ``@eject P``
     the organiser put P out of the game: it ends as if P resigned.
 
+A player's name that holds a space is written in double quotes
+(``@stand-in "Ann Smith"``, :func:`act_text`); any other as it is.
+
 Times are UTC stamps (``2026-11-23T09:15:00Z``); days and hours of the
 clock are read in the time control's zone (an IANA name, through
 :mod:`zoneinfo`), so a clock that stops at night follows summer time.
@@ -54,6 +57,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time as daytime, timedelta
 from typing import Any
 
+from . import names as naming
 from .errors import BadLogError, IllegalMoveError, UsageError
 from .log import Log, Orders, TimeControl
 
@@ -71,6 +75,25 @@ _SPEC_KEYS = {
     "grace": "grace", "days": "days", "hours": "hours", "zone": "zone", "expiry": "expiry",
     "stand-in": "stand_in", "until": "until", "remind": "remind", "absence": "absence",
 }
+
+
+def act_text(kind: str, *args: str) -> str:
+    """An act as the log writes it, each name that holds a space quoted.
+
+    >>> act_text("replace", "Ann Smith", "dee")
+    '@replace "Ann Smith" dee'
+    """
+    return "@" + naming.join([kind, *args])
+
+
+def act_parts(text: str) -> tuple[str, list[str]]:
+    """The kind and the arguments of an act (:func:`act_text`'s inverse).
+
+    >>> act_parts('@stand-in "Ann Smith"')
+    ('stand-in', ['Ann Smith'])
+    """
+    kind, *args = naming.split(text[1:]) or [""]
+    return kind, args
 
 
 def stamp(when: datetime) -> str:
@@ -357,7 +380,7 @@ def timeline(log: Log, to_move: str | None, upto: int | None = None) -> Timeline
         at = parse_stamp(entry.at) if entry.at is not None else began
         line.last = at
         text = entry.move
-        if text.startswith("@") and text[1:].split(" ", 1)[0] in ACTS:
+        if text.startswith("@") and act_parts(text)[0] in ACTS:
             _act(line, text, at)
             continue
         # A move or a player's event: a new turn begins now.
@@ -377,7 +400,7 @@ def timeline(log: Log, to_move: str | None, upto: int | None = None) -> Timeline
 
 
 def _act(line: Timeline, text: str, at: datetime) -> None:
-    kind, *args = text[1:].split(" ")
+    kind, args = act_parts(text)
     if kind in ("remind", "late", "timeout"):
         line.turn.acts.add(kind)
     elif kind == "stand-in":
@@ -457,13 +480,16 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
     the log before it; returns the act's kind. Raises :class:`IllegalMoveError`
     citing :data:`CLAUSE` for an act the clock did not owe then, or a
     malformed one."""
-    kind, *args = text[1:].split(" ")
+    kind, args = act_parts(text)
     tc = log.time
     shapes = {"remind": 1, "late": 1, "timeout": 1, "stand-in": 1, "forfeit": 1, "pause": 0,
               "resume": 0, "outage": 1, "extend": 2, "absent": 3, "back": 1, "replace": 2,
               "eject": 1, "order-stand-in": 2, "orders": 2}
     if len(args) != shapes[kind]:
         raise IllegalMoveError(f"@{kind} takes {shapes[kind]} argument(s)", CLAUSE)
+    if act_text(kind, *args) != text:
+        raise IllegalMoveError(f"{text!r} is not written as the log writes it: "
+                               f"{act_text(kind, *args)!r}", CLAUSE)
     if kind in ("replace", "eject"):  # the organiser's, in any refereed game
         return _check_seat_act(log, kind, args, number)
     if tc is None or at is None:
@@ -491,7 +517,7 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
             if tc.expiry != "stand-in":
                 raise IllegalMoveError("the time control's policy is not stand-in, and the "
                                        f"organiser ordered no stand-in for {player}", CLAUSE)
-            if previous != f"@timeout {player}":
+            if previous != act_text("timeout", player or ""):
                 raise IllegalMoveError(f"a stand-in plays for {player} only once their time "
                                        "ran out, or when the organiser orders it", CLAUSE)
     elif kind == "orders":
@@ -502,7 +528,7 @@ def check_event(log: Log, number: int, text: str, at: str | None, to_move: str |
             raise IllegalMoveError(f"@order-stand-in P UNTIL: UNTIL is {' or '.join(UNTIL)}",
                                    CLAUSE)
     elif kind == "forfeit":
-        if tc.expiry != "forfeit" or previous != f"@timeout {player}":
+        if tc.expiry != "forfeit" or previous != act_text("timeout", player or ""):
             raise IllegalMoveError(f"{player} forfeits only when their time runs out under "
                                    "the forfeit policy", CLAUSE)
     elif kind == "pause" and line.paused is not None:
@@ -534,23 +560,21 @@ def holders(log: Log, upto: int | None = None) -> dict[str, str]:
     out = {p: p for p in log.players}
     for entry in log.moves if upto is None else log.moves[:upto]:
         if entry.move.startswith("@replace "):
-            _, seat, name = entry.move.split(" ")
+            _, (seat, name) = act_parts(entry.move)
             out[seat] = name
     return out
 
 
 def _check_seat_act(log: Log, kind: str, args: list[str], number: int) -> str:
-    from .starting import valid_name
-
     seat = args[0]
     if seat not in log.players:
         raise IllegalMoveError(f"{seat!r} is not a seat of this game", CLAUSE)
     if kind == "replace":
         name = args[1]
         held = holders(log, number - 1)
-        if not valid_name(name) or name.casefold() == "referee":
+        if not naming.valid(name) or naming.key(name) == "referee":
             raise IllegalMoveError(f"{name!r} is not a player's name", CLAUSE)
-        if any(h.casefold() == name.casefold() for s, h in held.items()):
+        if any(naming.key(h) == naming.key(name) for s, h in held.items()):
             raise IllegalMoveError(f"{name} already holds a seat of this game", CLAUSE)
     return kind
 
@@ -587,7 +611,7 @@ def stand_in_seed(log: Log) -> str:
     from .chain import head_digest
 
     for entry in reversed(log.moves):
-        if not (entry.move.startswith("@") and entry.move[1:].split(" ", 1)[0] in ACTS):
+        if not (entry.move.startswith("@") and act_parts(entry.move)[0] in ACTS):
             return entry.digest
     return head_digest(log).hex()
 
@@ -606,8 +630,10 @@ def orders_in_force(log: Log, player: str) -> str | None:
     """The digest of ``player``'s standing orders after ``log``'s entries
     (their last ``@orders``), or None."""
     for entry in reversed(log.moves):
-        if entry.move.startswith(f"@orders {player} "):
-            return entry.move.split(" ")[2]
+        if entry.move.startswith("@orders "):
+            _kind, args = act_parts(entry.move)
+            if args[:1] == [player] and len(args) == 2:
+                return args[1]
     return None
 
 
@@ -674,7 +700,7 @@ def check_orders(log: Log) -> int:
     for number, entry in enumerate(log.moves, 1):
         if not entry.move.startswith("@orders "):
             continue
-        _, player, digest = entry.move.split(" ")
+        _, (player, digest) = act_parts(entry.move)
         kept = revealed.get(digest)
         if kept is None or kept.player != player:
             raise IllegalMoveError(f"entry {number} commits {player} to standing orders "

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from . import seal
+from . import names, seal
 from .errors import BadLogError, ParameterError, UsageError
 from .log import Contribution, Log, Secret
 
@@ -124,7 +124,9 @@ def begin(log: Log, players: Sequence[str], words: Sequence[str] = ()) -> Log:
 
 def record(log: Log, secret: Secret, line: str) -> Log:
     """The referee records one line a player sent: ``commit NAME HEX``,
-    ``reveal NAME VALUE`` or ``words NAME TEXT...``; the log signed anew."""
+    ``reveal NAME VALUE`` or ``words NAME TEXT...``; the log signed anew.
+    NAME may be of several words, quoted or not (``commit Ann Smith HEX``:
+    :func:`adjudicator.names.leading`)."""
     from .signing import sign
 
     if log.commitment is None or secret.commitment != log.commitment:
@@ -134,6 +136,9 @@ def record(log: Log, secret: Secret, line: str) -> Log:
         raise UsageError(f"{line!r}: give 'commit NAME HEX', 'reveal NAME VALUE' or "
                          "'words NAME TEXT'")
     kind, name, text = parts[0].lower(), parts[1], parts[2].strip()
+    after = names.leading(line.split(None, 1)[1], log.deal)
+    if after is not None and after[1].strip():
+        name, text = after[0], after[1].strip()
     if name not in log.deal:
         raise ParameterError(f"{name!r} does not contribute to this deal "
                              f"(contributors: {', '.join(log.deal) or 'none'})")
@@ -271,14 +276,14 @@ def player_commit(log: Log, player: str) -> str:
         if part.commitment not in (None, have.commitment):
             raise BadLogError(f"the log holds a commitment of {player}'s that is not the one "
                               "this tool made: the referee changed it")
-        return f"commit {player} {have.commitment}"
+        return f"commit {names.quote(player)} {have.commitment}"
     if part.commitment is not None:
         raise ParameterError(f"the log holds a commitment of {player}'s that this tool did not make")
     value = seal.new_salt()  # 128 random bits
     commitment = seal.contribution_commit(player, value)
     assert log.commitment is not None
     _keep(log, Kept(game=log.commitment, player=player, value=value, commitment=commitment))
-    return f"commit {player} {commitment}"
+    return f"commit {names.quote(player)} {commitment}"
 
 
 def player_reveal(log: Log, player: str) -> str:
@@ -301,7 +306,7 @@ def player_reveal(log: Log, player: str) -> str:
         raise BadLogError("the commitments differ from those you revealed against: "
                           "the referee changed them; keep both copies")
     _keep(log, msgspec.structs.replace(have, seen=seen))
-    return f"reveal {player} {have.value}"
+    return f"reveal {names.quote(player)} {have.value}"
 
 
 def check_kept(log: Log, player: str) -> str | None:

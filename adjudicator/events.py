@@ -69,7 +69,9 @@ def act_of(text: str) -> str | None:
 def act_words(text: str) -> str:
     """What a clock act says, for the players: ``@late ann`` -> ``ann's time
     is up: grace runs``."""
-    kind, *args = text[1:].split(" ")
+    from .clock import act_parts
+
+    kind, args = act_parts(text)
     who = args[0] if args else ""
     return {
         "remind": f"{who} was reminded to move",

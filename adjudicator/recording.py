@@ -9,6 +9,7 @@ import msgspec
 
 from . import events
 from .chain import sealed
+from .clock import act_parts
 from .engine import Outcome
 from .errors import BadLogError, IllegalMoveError, MoveError, ParameterError, UsageError
 from .log import Log, MoveEntry
@@ -120,7 +121,7 @@ def act(log: Log, text: str, *, at: str, then: str | None = None,
     replay, the act against the clock the log itself keeps."""
     entries: list[tuple[str, str, str | None]] = [(events.REFEREE, text, None)]
     if then is not None:
-        entries.append((text.split(" ")[1], then, comment))
+        entries.append((act_parts(text)[1][0], then, comment))
     candidate = _with(log, sealed(log, entries, at), None)
     rep = replay(candidate, keep=True)
     return Replay(_with(log, candidate.moves, rep.outcome), rep.game, rep.state, rep.states,

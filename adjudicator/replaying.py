@@ -66,9 +66,9 @@ class _Events:
             clock.check_event(self.log, number, text, at, to_move, self.previous)
             self.previous = text
             if act == "stand-in":
-                self.stand_in = text.split(" ")[1]
+                self.stand_in = clock.act_parts(text)[1][0]
             elif act in ("forfeit", "eject"):
-                who = text.split(" ")[1]
+                who = clock.act_parts(text)[1][0]
                 ended = events.resigned(game.standing(state), players, who)
                 why = ("forfeited on time" if act == "forfeit" else
                        "was put out of the game by the organiser")

@@ -11,6 +11,7 @@ import msgspec
 
 from . import seal
 from .chain import head_digest
+from .clock import act_text
 from .errors import BadLogError, IllegalMoveError, ParameterError, UsageError
 from .log import Log, MoveEntry, Orders, Secret
 
@@ -117,7 +118,7 @@ def check_player_signatures(log: Log) -> None:
                                        "signed").at(number, entry.by, entry.move)
             continue
         if entry.signature is None and number > 1 and log.moves[number - 2].by == "referee" \
-                and log.moves[number - 2].move == f"@stand-in {entry.by}":
+                and log.moves[number - 2].move == act_text("stand-in", entry.by):
             # The clock's stand-in played for them: not their move to sign,
             # and no choice of the referee's (audit plays the bot's move again).
             continue

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from . import dealing, events, games, seal
+from . import names as naming
 from .chain import check_stamp, now_stamp
 from .engine import GameSpec, Value
 from .errors import BadLogError, ParameterError
@@ -24,35 +25,28 @@ from .signing import check_keys, sign, unlock
 
 
 def valid_name(name: str) -> bool:
-    """A letter of any script, then up to 23 letters, digits, '_', '.' or '-',
-    NFC-normalised: one word on a command line (``Zoë``, ``José``, ``Ελένη``)."""
-    import unicodedata
-
-    return (
-        0 < len(name) <= 24
-        and name[0].isalpha()
-        and all(ch.isalnum() or ch in "_.-" for ch in name)
-        and unicodedata.normalize("NFC", name) == name
-    )
+    """A player's name as a log holds it (:func:`adjudicator.names.valid`):
+    ``Zoë``, ``José``, ``Ελένη``, ``Ann Smith``."""
+    return naming.valid(name)
 
 def check_players(game: GameSpec, players: Sequence[str]) -> tuple[str, ...]:
-    """The player names, validated for ``game``: their count, spelling, uniqueness."""
+    """The player names, validated for ``game``: their count, spelling,
+    uniqueness (case and spaces do not count: :func:`adjudicator.names.key`)."""
     players = tuple(players)
     if len(players) not in game.players:
         counts = ", ".join(str(n) for n in game.players)
         raise ParameterError(
             f"{game.id} is played by {counts} players, not {len(players)}"
         )
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for name in players:
         if not valid_name(name):
-            raise ParameterError(
-                f"player name {name!r}: use a letter then up to 23 letters, digits, '_', '.' or "
-                "'-' (of any script)"
-            )
-        if name.casefold() in seen:
-            raise ParameterError(f"player name {name!r} is used twice")
-        seen.add(name.casefold())
+            raise ParameterError(f"player name {name!r}: use {naming.RULE}")
+        if naming.key(name) in seen:
+            other = seen[naming.key(name)]
+            raise ParameterError(f"player name {name!r} is used twice" + (
+                "" if other == name else f" ({other!r}: case and spaces do not count)"))
+        seen[naming.key(name)] = name
     return players
 
 def typed_params(game: GameSpec, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,12 +196,11 @@ def new_log_and_state(
 def checked_players_and_params(
     game_id: str, players: tuple[str, ...], params: Mapping[str, Any]
 ) -> tuple[GameSpec, tuple[str, ...], dict[str, Value]]:
-    """The game, the player names (NFC) and every parameter of a new log, checked."""
-    import unicodedata
-
+    """The game, the player names (cleaned: :func:`adjudicator.names.clean`)
+    and every parameter of a new log, checked."""
     game = games.get(game_id)
-    names = check_players(game, [unicodedata.normalize("NFC", p) for p in players])
-    if any(p.casefold() == events.REFEREE for p in names):
+    names = check_players(game, [naming.clean(p) for p in players])
+    if any(naming.key(p) == events.REFEREE for p in names):
         raise ParameterError(f"player name {events.REFEREE!r} is kept for a game's referee")
     return game, names, resolve_params(game, params)
 

@@ -591,12 +591,21 @@ def _write_moves(lg: Log, lines: list[str]) -> None:
     digest = chain.head_digest(lg)
     n = len(lg.moves)
     width = len(str(n))
-    names = [e.by for e in lg.moves if _bare(e.by, 24)]
-    by_width = max(map(len, names), default=0)
+    by_width = max((len(_aligned(e.by) or "") for e in lg.moves), default=0)
     for number, e in enumerate(lg.moves, 1):
         lines += _entry_lines(e, number, digest, "", width, by_width, "")
         computed = _entry_digest(digest, _entry_dict(e))
         digest = _next(computed, e.digest)
+
+
+def _aligned(by: str) -> str | None:
+    """How the player of a move is written when the moves are lined up
+    after it: a bare name, or a name quoted for its spaces alone (``"Ann
+    Smith"``); None for any other (quoted with escapes, not lined up)."""
+    if _bare(by, 24):
+        return by
+    written = _quoted(by)
+    return written if " " in by and "\\" not in written else None
 
 
 def _entry_lines(
@@ -605,8 +614,9 @@ def _entry_lines(
     head = f"{prefix}{number:>{width}}. "
     fill = _Fill(len(head) + by_width + 1, head.rstrip())
     _token(fill, e.by, 24)
-    if _bare(e.by, 24):
-        fill.cur += " " * (by_width - len(e.by))
+    written = _aligned(e.by)
+    if written is not None:
+        fill.cur += " " * (by_width - len(written))
     _token(fill, e.move, 40)
     fields = _entry_dict(e)
     computed = _entry_digest(previous, fields)

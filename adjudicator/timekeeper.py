@@ -72,13 +72,13 @@ def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
     if due.kind == "remind":
         deadline = clock.timeline(unlocked, who).moments()
         assert deadline is not None
-        rep = act(unlocked, f"@remind {who}", at=at)
+        rep = act(unlocked, clock.act_text("remind", who), at=at)
         return _done(log, secret, rep, "remind", who,
                      f"reminder: your move is due by {clock.stamp(deadline['late'])}", False)
     if due.kind == "late":
         moments = clock.timeline(unlocked, who).moments()
         assert moments is not None
-        rep = act(unlocked, f"@late {who}", at=at)
+        rep = act(unlocked, clock.act_text("late", who), at=at)
         return _done(log, secret, rep, "late", who,
                      f"{who}'s time is up; grace runs until {clock.stamp(moments['timeout'])}",
                      True)
@@ -86,12 +86,12 @@ def next_act(log: Log, secret: Secret, now: datetime) -> Acted | None:
         back = who in clock.timeline(unlocked, who).standing_in
         return _stand_in(log, secret, unlocked, rep, who, at, "", back)
     # The end of grace: the policy.
-    rep = act(unlocked, f"@timeout {who}", at=at)
+    rep = act(unlocked, clock.act_text("timeout", who), at=at)
     if tc.expiry == "wait":
         return _done(log, secret, rep, "timeout", who,
                      f"{who}'s time ran out: the organiser decides", True)
     if tc.expiry == "forfeit":
-        rep = act(rep.log, f"@forfeit {who}", at=at)
+        rep = act(rep.log, clock.act_text("forfeit", who), at=at)
         return _done(log, secret, rep, "forfeit", who,
                      f"{who}'s time ran out: {who} forfeits, ranked last", True)
     return _stand_in(log, secret, rep.log, rep, who, at, f"{who}'s time ran out: ",
@@ -103,7 +103,7 @@ def _stand_in(log: Log, secret: Secret, unlocked: Log, rep: Replay, who: str, at
     assert log.time is not None
     move = stand_in_move(rep, secret.orders)
     level = log.time.stand_in
-    done = act(unlocked, f"@stand-in {who}", at=at, then=move,
+    done = act(unlocked, clock.act_text("stand-in", who), at=at, then=move,
                comment=f"played by a stand-in ({level})")
     until = " until they are back ('back' by mail)" if back else ""
     return _done(log, secret, done, "stand-in", who,
@@ -145,6 +145,28 @@ ORGANISER = {"pause": (), "resume": (), "extend": ("PLAYER", "HOURS"),
              "stand-in": ("PLAYER", "[move|back]")}
 
 
+def organiser_args(kind: str, args: Sequence[str], players: Sequence[str],
+                   shape: Sequence[str] | None = None) -> list[str]:
+    """The arguments of the organiser's act ``kind`` as typed (``ORGANISER``'s
+    shape, or ``shape``), each name found: a player's name in any case, and
+    a name of several words quoted or not (``stand-in Ann Smith back``)
+    where the words read one way only (:func:`adjudicator.names.fit`).
+    Words that read no way come back as they are, for the act to refuse;
+    words that read two ways are refused, asking for quotes."""
+    from . import names
+    from .errors import UsageError
+
+    readings: list[list[str]] = []
+    for reading in names.fit(args, ORGANISER.get(kind, ()) if shape is None else shape, players):
+        if reading not in readings:
+            readings.append(reading)
+    if len(readings) > 1:
+        ways = " or ".join(repr(names.join(r)) for r in readings[:2])
+        raise UsageError(f"{kind} {' '.join(args)}: reads as {ways}: put each name of "
+                         'several words in double quotes ("Ann Smith")')
+    return readings[0] if readings else list(args)
+
+
 def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted:
     """The organiser's act ``words`` (the act and its arguments after the
     game's name: ``pause``, ``resume``, ``extend PLAYER HOURS``, ``replace
@@ -155,14 +177,14 @@ def organise(log: Log, secret: Secret, words: list[str], now: datetime) -> Acted
 
     if not words or words[0] not in ORGANISER:
         raise UsageError(f"the organiser's acts: {', '.join(ORGANISER)}")
-    kind, args = words[0], words[1:]
+    kind, args = words[0], organiser_args(words[0], words[1:], log.players)
     if kind == "stand-in":
         return _order_stand_in(log, secret, args, now)
     if len(args) != len(ORGANISER[kind]):
         raise UsageError(f"write: {' '.join([kind, 'GAME', *ORGANISER[kind]])}")
     if log.time is None and kind not in ("replace", "eject"):
         raise UsageError("this game has no time control: there is no clock to act on")
-    rep = act(match.unlock(log, secret), "@" + " ".join([kind, *args]), at=clock.stamp(now))
+    rep = act(match.unlock(log, secret), clock.act_text(kind, *args), at=clock.stamp(now))
     said = {"pause": "the organiser paused every clock of the game",
             "resume": "the organiser restarted the clocks",
             "extend": f"the organiser gave {args[0]} {args[-1]} more hours" if args else "",
@@ -185,7 +207,7 @@ def _order_stand_in(log: Log, secret: Secret, args: list[str], now: datetime) ->
         raise UsageError("write: stand-in GAME PLAYER [move|back]")
     who, until = args[0], args[1] if len(args) == 2 else log.time.until
     at = clock.stamp(now)
-    rep = act(match.unlock(log, secret), f"@order-stand-in {who} {until}", at=at)
+    rep = act(match.unlock(log, secret), clock.act_text("order-stand-in", who, until), at=at)
     said = (f"the organiser ordered a stand-in for {who}"
             + (" until they are back" if until == "back" else " for their next move"))
     owed = clock.due(rep.log, rep.to_move(), now) if rep.ended is None else None
@@ -206,12 +228,12 @@ def player_act(log: Log, secret: Secret, player: str, words: list[str],
     unlocked = match.unlock(log, secret)
     at = clock.stamp(now)
     if words[:1] == ["back"]:
-        rep = act(unlocked, f"@back {player}", at=at)
+        rep = act(unlocked, clock.act_text("back", player), at=at)
         return _done(log, secret, rep, "back", player, f"{player} is back", True)
     if words[:1] != ["absent"] or len(words) != 3:
         raise UsageError("write: absent FROM TO (dates: absent 2026-12-24 2026-12-27), or back")
     start, end = absence_span(words[1], words[2], log.time.zone)
-    rep = act(unlocked, f"@absent {player} {clock.stamp(start)} {clock.stamp(end)}", at=at)
+    rep = act(unlocked, clock.act_text("absent", player, clock.stamp(start), clock.stamp(end)), at=at)
     return _done(log, secret, rep, "absent", player,
                  f"{player} is away from {words[1]} to {words[2]}: their clock stops then", True)
 
@@ -239,7 +261,7 @@ def leave_orders(log: Log, secret: Secret, player: str, orders: Sequence[str],
                          f"{clock.MAX_ORDER} characters, separated by commas")
     kept = Orders(player=player, salt=random_bytes.token_hex(16), text=", ".join(orders))
     digest = seal.orders_digest(kept.player, kept.salt, kept.text)
-    rep = act(match.unlock(log, secret), f"@orders {player} {digest}", at=clock.stamp(now))
+    rep = act(match.unlock(log, secret), clock.act_text("orders", player, digest), at=clock.stamp(now))
     new_secret = msgspec.structs.replace(secret, orders=(*secret.orders, kept))
     said = (f"{player} left standing orders for a stand-in (digest {digest[:12]}...)"
             if orders else f"{player} withdrew their standing orders")

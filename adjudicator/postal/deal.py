@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from email.message import Message
 
-from .. import dealing, log as logmod
+from .. import dealing, log as logmod, names
 from ..errors import AdjudicatorError, one_line
 from ..log import Log, Secret
 from .commands import Refused
@@ -58,11 +58,11 @@ def line_of(word: str, args: Sequence[str], player: str) -> str:
     """The line :func:`adjudicator.dealing.record` takes, from a mail's
     ``commit [NAME] HEX``, ``reveal [NAME] VALUE`` or ``words [NAME] TEXT``
     sent by ``player``: the name, when given, must be the sender's own (a
-    leading own name in words is taken as the name)."""
-    rest = list(args)
-    if rest and rest[0] == player:
-        rest = rest[1:]
-    elif word != "words" and len(rest) > 1:
+    leading own name in words is taken as the name). A name of several
+    words may be quoted or not (``commit Ann Smith HEX``)."""
+    own = names.leading(" ".join(args), [player])
+    rest = own[1].split() if own is not None else list(args)
+    if own is None and word != "words" and len(rest) > 1:
         raise Refused(f"{word}: you play {player}; send your own part only")
     if not rest:
         example = {"commit": "the line 'adjudicator deal commit' prints",
@@ -71,14 +71,18 @@ def line_of(word: str, args: Sequence[str], player: str) -> str:
         raise Refused(f"{word}: what? send {example}")
     if word != "words" and len(rest) != 1:
         raise Refused(f"{word}: one value after your name")
-    return f"{word} {player} {' '.join(rest)}"
+    return f"{word} {names.quote(player)} {' '.join(rest)}"
 
 
-def rewrapped(word: str, args: Sequence[str], body: str) -> tuple[str, ...]:
+def rewrapped(word: str, args: Sequence[str], body: str, player: str | None = None
+              ) -> tuple[str, ...]:
     """The words after ``commit`` or ``reveal`` with the value a mail client
     moved to the next line (``commit ann`` and 64 hex digits pass 72
-    columns): the next line of ``body``, when it is one word."""
-    if word not in ("commit", "reveal") or len(args) != 1 or not body:
+    columns): the next line of ``body``, when it is one word. The words
+    before it are one word, or ``player``'s name of several."""
+    alone = len(args) == 1 or (player is not None and (own := names.leading(
+        " ".join(args), [player])) is not None and not own[1])
+    if word not in ("commit", "reveal") or not alone or not body:
         return tuple(args)
     lines = body.splitlines()
     for i, text in enumerate(lines[:-1]):
@@ -198,7 +202,7 @@ def decide(word: str, args: Sequence[str], name: str, player: str, message: Mess
             raise Refused(f"{word}: {waiting_line(log)}; nothing is played before the deal")
         if stage(log) is None:
             raise Refused("the deal is complete: nothing more is taken for it")
-        new = dealing.record(log, secret, line_of(word, rewrapped(word, args, body), player))
+        new = dealing.record(log, secret, line_of(word, rewrapped(word, args, body, player), player))
     except AdjudicatorError as e:
         return Decision(f"{name}: refused {player}'s {word}: {one_line(str(e))}",
                         (composer.error_mail(message, f"{name}: {e}", name, seed),))

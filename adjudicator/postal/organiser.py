@@ -12,6 +12,10 @@ each word of the act, so it is good for this referee, this act and once:
 the referee remembers every nonce it took (a replayed mail, however
 re-addressed, is refused), and a forged ``From:`` without the key, or a
 signature moved to another act, is refused with one line.
+
+A name of several words is one word of the act, written in double quotes
+(``admin stand-in cup-3 "Ann Smith"``; :func:`adjudicator.names.join`), so
+the words signed are the words read.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import re
 import secrets
 from collections.abc import Iterable
 
-from .. import seal
+from .. import names, seal
 
 __all__ = ["DOMAIN", "Signed", "find", "sign", "verify"]
 
@@ -36,7 +40,8 @@ def items(referee: str, nonce: str, words: list[str]) -> list[str]:
 def sign(private: str, referee: str, words: list[str], nonce: str | None = None) -> str:
     """The two lines of a signed act, to put at the top of a mail to ``referee``."""
     nonce = secrets.token_hex(16) if nonce is None else nonce
-    return (f"admin {' '.join(words)}\n"
+    words = [names.clean(w) for w in words]
+    return (f"admin {names.join(words)}\n"
             f"signature: {nonce} {seal.sign(private, items(referee, nonce, words))}\n")
 
 
@@ -53,7 +58,7 @@ def find(lines: Iterable[str]) -> Signed | None | str:
     own = [line for line in lines if line.strip() and not line.lstrip().startswith(">")][:2]
     if not own or not (m := _ADMIN.match(own[0])):
         return None
-    words = m.group(1).split()
+    words = names.split(m.group(1))
     s = _SIGNATURE.match(own[1]) if len(own) > 1 else None
     if s is None:
         return "an organiser's act needs its signature on the next line " \

@@ -625,6 +625,11 @@ class MailReferee:
                 act, name, *args = words
                 if name not in self.roster:
                     raise ConfigError(f"no game {name!r} here (games: {', '.join(self.roster)})")
+                log_path = self.log_path(name)
+                raw = log_path.read_bytes()
+                log = logmod.decode(raw, str(log_path))
+                args = timekeeper.organiser_args(act, args, log.players, {
+                    "replace": ("PLAYER", "NEW", "ADDRESS"), "drop": ("PLAYER",)}.get(act))
                 seat_address = None
                 if act == "replace":
                     from email.utils import parseaddr
@@ -636,9 +641,6 @@ class MailReferee:
                     if holder is not None and holder != args[0]:
                         raise ConfigError(f"{seat_address[2]} already plays a seat of {name}")
                     args = args[:2]
-                log_path = self.log_path(name)
-                raw = log_path.read_bytes()
-                log = logmod.decode(raw, str(log_path))
                 if act == "drop":  # the deal's act, not the clock's (postal/deal.py)
                     dropped = deal.drop(name, raw, log, self.secret(name), args, self.compose,
                                         seed=f"admin:{path.name}")

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from .. import names as naming
 from ..errors import AdjudicatorError, ParameterError
 
 FILE = "tournament.toml"
@@ -196,15 +197,18 @@ def check(data: dict[str, Any], source: str = FILE) -> Tournament:
     if not isinstance(players, dict):
         raise bad("players", 'a table of players and their addresses: ann = "ann@example.org"')
     seen: dict[str, str] = {}
-    for player, address in players.items():
-        if not starting.valid_name(player) or player.casefold() == "referee":
-            raise bad("players", f"{player!r} is not a player's name (a letter then up to 23 "
-                                 "letters, digits, '_', '.' or '-')")
-        if player.casefold() in seen:
-            raise bad("players", f"{player!r} is listed twice")
+    cleaned: dict[str, Any] = {}
+    for typed, address in players.items():
+        player = naming.clean(typed)
+        if not starting.valid_name(player) or naming.key(player) == "referee":
+            raise bad("players", f"{typed!r} is not a player's name ({naming.RULE})")
+        if naming.key(player) in seen:
+            raise bad("players", f"{typed!r} is listed twice (case and spaces do not count)")
         if not isinstance(address, str) or "@" not in address or any(c.isspace() for c in address):
             raise bad("players", f"{player}: {address!r} is not a mail address")
-        seen[player.casefold()] = address
+        seen[naming.key(player)] = address
+        cleaned[player] = address
+    players = cleaned
     if address_twice := _first_duplicate([a.lower() for a in players.values()]):
         raise bad("players", f"{address_twice} plays two seats")
     if len(players) < min(tables):
