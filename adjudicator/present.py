@@ -24,6 +24,7 @@ from typing import Any
 from .engine import GameSpec, Outcome, Scene, Style
 from .errors import BadLogError, one_line
 from .log import Log, MoveEntry, ViewFile
+from .names import key
 from .outputs import Position
 
 WIDTH = 72
@@ -81,7 +82,9 @@ def ascii_names(players: Sequence[str]) -> dict[str, str]:
     transliterated (:func:`to_ascii`), at most 24 characters like any name,
     and unique. A name that reads as another player's name once
     transliterated (``José`` and ``Jose``, ``Zoë`` and ``Zoé``) gets its
-    seat number (``Jose-1``); an ASCII name is never changed.
+    seat number (``Jose-1``); an ASCII name is never changed. Reading as
+    another name is case and spaces aside, as for the names themselves
+    (:func:`adjudicator.names.key`: ``Zoë Li`` and ``zoeli``).
 
     >>> ascii_names(["José", "Zoë", "Jose", "Ελένη"])
     {'José': 'Jose-1', 'Zoë': 'Zoe', 'Ελένη': 'Eleni'}
@@ -90,22 +93,22 @@ def ascii_names(players: Sequence[str]) -> dict[str, str]:
     plain = {name: form[:_cut(form, NAME_MAX)] for name, form in plain.items()}
     seen: dict[str, int] = {}
     for form in [*(n for n in players if n.isascii()), *plain.values()]:
-        seen[form.casefold()] = seen.get(form.casefold(), 0) + 1
+        seen[key(form)] = seen.get(key(form), 0) + 1
     taken = set(seen)
     out: dict[str, str] = {}
     for seat, name in enumerate(players):
         if name not in plain:
             continue
         form = plain[name]
-        if seen[form.casefold()] > 1:
+        if seen[key(form)] > 1:
             tries = 1
             while True:
                 mark = f"-{seat + 1}" + (f"-{tries}" if tries > 1 else "")
                 unique = form[:_cut(form, NAME_MAX - len(mark))] + mark
-                if unique.casefold() not in taken:
+                if key(unique) not in taken:
                     break
                 tries += 1
-            taken.add(unique.casefold())
+            taken.add(key(unique))
             form = unique
         out[name] = form
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..log import Log
+from ..names import clean
 from ..played import Replay
 from ..recording import record
 from ..replaying import replay
@@ -56,7 +57,7 @@ def seats_of(entries: Sequence[str]) -> list[Seat]:
             seats.append(Seat(name, level.strip() if colon else "standard"))
             get(seats[-1].level or "")  # an unknown level is refused now, not mid-game
         else:
-            seats.append(Seat(text))
+            seats.append(Seat(clean(text)))  # as the log will spell it
     return seats
 
 

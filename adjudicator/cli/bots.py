@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import shlex
 import sys
 import textwrap
 from typing import Annotated
@@ -124,7 +125,7 @@ def play(
                 typer.echo(text)  # what was read, where no terminal echoed it
             if text.lower() in ("quit", "q", "exit"):
                 typer.echo(f"Saved {output}; go on with: adjudicator extend {output} MOVE "
-                           f"--as {seat.name}")
+                           f"--as {shlex.quote(seat.name)}")
                 return
             if text.lower() in ("hint", "?"):
                 _, _, _, decision, _ = actions.hint(actions.Found(table.log, "json"), output)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import shlex
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -174,7 +175,7 @@ class Event(MailCommand):
             words = " ".join([self.name, "FILE", *(a.lower() for a in args)])
             raise Refused(f"{player} signs their moves (their key is in the game's header), "
                           f"so only a signed '{self.name}' counts: record it in your view file "
-                          f"with 'adjudicator {words} --as {player} --key KEY' and send the "
+                          f"with 'adjudicator {words} --as {shlex.quote(player)} --key KEY' and send the "
                           f"file back with '{self.name}' on the first line")
         return Played(referee.record(log, secret, [event], as_player=player, at=at),
                       (f"recorded: {event}",))

@@ -23,6 +23,7 @@ Nothing here reads or writes a file, as in :mod:`.decision`.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from email.message import Message
 
@@ -112,7 +113,7 @@ def _asks(name: str, log: Log, player: str) -> list[str]:
             return [f"Your commitment is recorded. Waiting for {commit_wait} to commit; then "
                     "you will be asked to reveal."]
         return ["Save the attached log as " + f"{name}.txt and run",
-                f"  adjudicator deal commit {name}.txt --as {player}",
+                f"  adjudicator deal commit {name}.txt --as {shlex.quote(player)}",
                 "then reply to this mail with the line it prints (commit ...) on the first "
                 "line. Your value stays on your machine until you reveal it."]
     if part.value is not None:
@@ -123,7 +124,7 @@ def _asks(name: str, log: Log, player: str) -> list[str]:
                 "your choosing on the first line, e.g. 'words three blue horses': they become "
                 "part of the deal."]
     return ["Every commitment is in (see the attached log). Save it as " + f"{name}.txt and run",
-            f"  adjudicator deal reveal {name}.txt --as {player}",
+            f"  adjudicator deal reveal {name}.txt --as {shlex.quote(player)}",
             "then reply to this mail with the line it prints (reveal ...) on the first line. "
             "Your tool refuses if the log changed your commitment."]
 
