@@ -306,3 +306,33 @@ def test_every_game_prints_spaced_names_in_72_ascii_columns(tmp_path: Path, game
     r = run("convert", game, "--to", "text")
     lines_ok(r.output)
     assert logmod.encode(textform.loads(r.output)) == game.read_bytes()
+
+
+def test_a_tournament_seats_players_with_spaced_names(tmp_path: Path) -> None:
+    """The players file takes the address last, so a name may hold spaces;
+    the tournament file, the games and the mail referee's roster keep them."""
+    import tomllib
+
+    from adjudicator.tournament import event
+
+    (tmp_path / "players.txt").write_text(
+        "# name address\nAnn  Smith ann@x.test\n\"Bob Jones\" bob@x.test\ncy cy@x.test\n",
+        encoding="utf-8")
+    r = run("tournament", "new", tmp_path / "ev", "--name", "Spring", "--id", "sp", "--game",
+            "atlas", "--players", tmp_path / "players.txt", "--rounds", "1", "--tables", "3",
+            "--seed", "x")
+    assert r.exit_code == 0, r.output
+    assert list(event.load(tmp_path / "ev").players) == ["Ann Smith", "Bob Jones", "cy"]
+    (tmp_path / "ev" / "referee").mkdir()
+    (tmp_path / "ev" / "referee" / "referee.toml").write_text('address = "ref@x.test"\n')
+    r = run("tournament", "round", tmp_path / "ev")
+    assert r.exit_code == 0, r.output
+    roster = tomllib.loads((tmp_path / "ev" / "referee" / "roster.toml").read_text())
+    assert roster["sp-r1-t1"]["Ann Smith"] == "ann@x.test"
+    game = logmod.decode((tmp_path / "ev" / "referee" / "games" / "sp-r1-t1.json").read_bytes())
+    assert set(game.players) == {"Ann Smith", "Bob Jones", "cy"}
+    postal.MailReferee(tmp_path / "ev" / "referee")  # the referee takes the roster as it is
+    (tmp_path / "twice.txt").write_text("Ann Smith a@x.test\nann smith b@x.test\n")
+    r = run("tournament", "new", tmp_path / "ev2", "--name", "S", "--id", "s", "--game", "atlas",
+            "--players", tmp_path / "twice.txt", "--rounds", "1", "--tables", "3", "--seed", "x")
+    assert r.exit_code == 1 and "listed twice" in r.output and r.output.count("\n") == 1

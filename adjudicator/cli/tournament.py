@@ -29,7 +29,10 @@ def _dir(directory: str) -> Path:
 
 
 def _players(path: str) -> dict[str, str]:
-    """A players file: one ``NAME ADDRESS`` a line; # starts a comment."""
+    """A players file: one ``NAME ADDRESS`` a line, the address last (a
+    name may hold spaces: ``Ann Smith ann@example.org``, quoted or not);
+    # starts a comment."""
+    from .. import names
     from ..tournament.event import TournamentError
 
     try:
@@ -38,12 +41,16 @@ def _players(path: str) -> dict[str, str]:
         raise TournamentError(f"{path}: {getattr(e, 'strerror', None) or e}") from None
     out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        words = line.split("#", 1)[0].split()
+        words = names.split(line.split("#", 1)[0])
         if not words:
             continue
-        if len(words) != 2:
+        if len(words) < 2:
             raise TournamentError(f"{path}:{number}: one player a line: NAME ADDRESS")
-        out[words[0]] = words[1]
+        player = names.clean(" ".join(words[:-1]))
+        if names.find(player, out) is not None:
+            raise TournamentError(f"{path}:{number}: {player!r} is listed twice (case and "
+                                  "spaces do not count)")
+        out[player] = words[-1]
     return out
 
 
