@@ -320,7 +320,7 @@ def semantic(rng: random.Random, tree: dict, b: Bases) -> tuple[str, bytes]:
         elif op == 2:
             players.reverse()
         elif op == 3:
-            players[0] = rng.choice(["", "1ann", "a" * 30, "an n", "ann\x00", "éva"])
+            players[0] = rng.choice(["", "1ann", "a" * 30, "an  n", "ann\x00", "éva"])
         elif op == 4:
             players = [players[0]] * len(players)
         else:

@@ -336,3 +336,29 @@ def test_a_tournament_seats_players_with_spaced_names(tmp_path: Path) -> None:
     r = run("tournament", "new", tmp_path / "ev2", "--name", "S", "--id", "s", "--game", "atlas",
             "--players", tmp_path / "twice.txt", "--rounds", "1", "--tables", "3", "--seed", "x")
     assert r.exit_code == 1 and "listed twice" in r.output and r.output.count("\n") == 1
+
+
+def test_the_deal_takes_a_name_with_a_space_quoted_or_not() -> None:
+    """``commit NAME HEX`` and ``reveal NAME VALUE`` with a name of two
+    words: the tool writes it quoted, the referee reads it either way, and
+    a mail client that moved the value to the next line is undone."""
+    from adjudicator import dealing
+    from adjudicator.postal import deal
+
+    log, secret = match.new_refereed("atlas", ["Ann Smith", "bob", "cy"],
+                                     deal=["Ann Smith", "bob"], words=["cy"])
+    line = dealing.player_commit(log, "Ann Smith")
+    assert line.startswith('commit "Ann Smith" ')
+    hex_ = line.split()[-1]
+    # By mail, unquoted, the value wrapped onto the next line.
+    args = deal.rewrapped("commit", ["Ann", "Smith"], f"commit Ann Smith\n{hex_}\n", "Ann Smith")
+    assert deal.line_of("commit", args, "Ann Smith") == line
+    log = dealing.record(log, secret, f"commit Ann Smith {hex_}")
+    log = dealing.record(log, secret, dealing.player_commit(log, "bob"))
+    log = dealing.record(log, secret, "words cy three blue horses")
+    value = dealing.player_reveal(log, "Ann Smith").split()[-1]
+    log = dealing.record(log, secret, f"reveal ann  smith {value}")
+    log = dealing.record(log, secret, dealing.player_reveal(log, "bob"))
+    assert log.deal["Ann Smith"].value == value
+    rep = match.validate(match.unlock(log, secret))
+    assert rep.to_move() in log.players

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import clock
 from ..log import Log
 from .event import Tournament
 from .report import Played, Rated, Row, Standings
@@ -80,6 +81,8 @@ def _notes(log: Log) -> list[str]:
     stood: dict[str, int] = {}
     for entry in log.moves:
         word, _, who = entry.move.partition(" ")
+        if word in ("@forfeit", "@eject", "@stand-in"):
+            who = (clock.act_parts(entry.move)[1] or [who])[0]  # a name with a space: quoted
         if entry.move == "@resign":
             out.append(f"{entry.by} resigned")
         elif word == "@forfeit":
