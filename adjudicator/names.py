@@ -10,7 +10,9 @@ taken off and every run of white space inside is one space, so
 
 Two names are the same name when they differ only in case or in spaces
 (:func:`key`): ``ann smith``, ``Ann Smith`` and ``AnnSmith`` cannot sit at
-one table, so a name typed in any of these spellings finds its player.
+one table, so in the organiser's acts and the deal's lines a name typed in
+any of these spellings finds its player (:func:`find`). ``--as`` takes a
+name as the log spells it, but for the spaces at its ends and inside.
 
 Where a name stands among other words on one line (the referee's acts in a
 log, ``@stand-in "Ann Smith"``, and the organiser's acts by mail) a name

@@ -24,11 +24,11 @@ from typing import Any
 from .engine import GameSpec, Outcome, Scene, Style
 from .errors import BadLogError, one_line
 from .log import Log, MoveEntry, ViewFile
-from .names import key
+from .names import MAX, key
 from .outputs import Position
 
 WIDTH = 72
-NAME_MAX = 24  # the longest name a log allows; every layout leaves room for it
+NAME_MAX = MAX  # the longest name a log allows; every layout leaves room for it
 
 #: How the ASCII style writes the names of a game's players: only those that
 #: change are listed (:func:`ascii_names`).

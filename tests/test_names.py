@@ -44,6 +44,13 @@ def lines_ok(text: str) -> None:
 # --- the rule ----------------------------------------------------------------------------------
 
 
+def test_the_names_modules_examples_hold() -> None:
+    import doctest
+
+    result = doctest.testmod(names, verbose=False)
+    assert result.failed == 0 and result.attempted >= 9
+
+
 def test_a_name_is_cleaned_then_checked() -> None:
     assert names.clean(" \u00a0Ann \t Smith\n") == "Ann Smith"
     assert [names.valid(n) for n in ("Ann Smith", "Ελένη Π.", "Jean-Luc O.", "a b c")] == \
@@ -362,3 +369,17 @@ def test_the_deal_takes_a_name_with_a_space_quoted_or_not() -> None:
     assert log.deal["Ann Smith"].value == value
     rep = match.validate(match.unlock(log, secret))
     assert rep.to_move() in log.players
+
+
+def test_play_and_the_replay_page_take_a_name_with_a_space(tmp_path: Path) -> None:
+    table = tmp_path / "t.json"
+    r = CliRunner().invoke(app, ["play", "atlas", "--players", "Ann  Smith,bot", "--seed", "r1",
+                                 "-o", str(table)], input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert logmod.decode(table.read_bytes()).players == ("Ann Smith", "bot1")
+    assert "--as 'Ann Smith'" in r.output  # the hint pastes back into a shell
+    page = tmp_path / "r.html"
+    r = run("replay", table, "--html", "-o", page)
+    assert r.exit_code == 0, r.output
+    html = page.read_text(encoding="utf-8")
+    assert ">Ann Smith</option>" in html
