@@ -39,7 +39,7 @@ CommentOpt = Annotated[str | None, typer.Option("--comment", "-m", help="A comme
 
 def new(
     game: Annotated[str, typer.Argument(help="The game id, as listed by 'adjudicator games'.")],
-    players: Annotated[str, typer.Option("--players", "-p", help="Player names in turn order, comma-separated.")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player names in turn order, comma-separated; a name may hold spaces ('Ann Smith,Bob Jones').")],
     seed: Annotated[str | None, typer.Option("--seed", "-s", help="The seed of every shuffle and draw (default: random).")] = None,
     param: Annotated[list[str], typer.Option("--param", "-P", metavar="KEY=VALUE", help="A game parameter; repeat for several.")] = [],  # noqa: B006
     output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE", help="Write the log here instead of stdout.")] = None,

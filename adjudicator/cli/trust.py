@@ -30,7 +30,8 @@ def deal_commit(log: LogArg, as_: AsPlayer) -> None:
     """
     from .. import dealing
 
-    line = dealing.player_commit(actions.read_log(log), as_)
+    lg = actions.read_log(log)
+    line = dealing.player_commit(lg, actions.as_named(lg.players, as_) or as_)
     typer.echo(line)
     typer.echo("Send this line to the referee; reveal once every player has committed "
                "(adjudicator deal reveal).", err=True)
@@ -47,7 +48,8 @@ def deal_reveal(log: LogArg, as_: AsPlayer) -> None:
     """
     from .. import dealing
 
-    typer.echo(dealing.player_reveal(actions.read_log(log), as_))
+    lg = actions.read_log(log)
+    typer.echo(dealing.player_reveal(lg, actions.as_named(lg.players, as_) or as_))
     typer.echo("Send this line to the referee.", err=True)
 
 
