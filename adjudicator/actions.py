@@ -13,17 +13,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from . import bulk, files, log as logmod, match, narrating, pinning, referee
+from . import files, log as logmod, narrating, replaying, signing, starting
 from . import names as naming
-from .bulk import Source
+from .chain import check_chain
 from .engine import GameSpec, Scene
 from .errors import AdjudicatorError, BadLogError, UsageError, counted, one_line
 from .log import VIEW_FORMAT, Log, MoveEntry, Secret, ViewFile
 from .outputs import Audited, Checked, Position
+
+if TYPE_CHECKING:
+    from . import auditing, bulk, pinning, referee
+    from .bulk import Source
+    from .played import Replay
+
+# ``show``, the command run most, loads only what it uses: the modules of
+# the other commands (audit, the referee's, bulk validation, self-play) are
+# imported in the functions that need them.
 
 
 def source(path: str) -> str:
@@ -132,7 +141,7 @@ def as_named(players: Sequence[str], player: str | None) -> str | None:
     return cleaned if cleaned in players else player
 
 
-def seat(rep: match.Replay, player: str | None) -> int | None:
+def seat(rep: Replay, player: str | None) -> int | None:
     """The seat of ``player`` (None for nobody); a name not in the game is a usage error."""
     if player is None:
         return None
@@ -159,7 +168,7 @@ def deadline(log: Log, to_move: str | None = None) -> str | None:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool,
+def position(rep: Replay, state: Any, ply: int, viewer: int | None, default_viewer: bool,
              since: bool = False, before: Any = None) -> Position:
     """One position as seen by ``viewer``; the player to move when ``default_viewer``.
     With ``since`` (a replay that kept its states up to ``ply``), what
@@ -193,7 +202,7 @@ def position(rep: match.Replay, state: Any, ply: int, viewer: int | None, defaul
         result=ended if ended is not None else game.outcome(state),
         proposal=rep.pending.words() if last and rep.pending is not None else None,
         answer_by=answer_by,
-        since=list(match.since(rep, viewer)) if since and viewer is not None else [],
+        since=list(narrating.since(rep, viewer)) if since and viewer is not None else [],
         said=None if before is None or ply == 0 else
         narrating.said(game, rep.log, ply - 1, before, state, viewer) or None,
     )
@@ -214,7 +223,7 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     ``public`` as everybody does. The whole log must be valid, unless
     ``ignore_rest`` (with ``at``: to audit a disputed log)."""
     as_player = as_named(log.players, as_player)
-    data = match.unlock(log, secret)
+    data = signing.unlock(log, secret)
     if at is not None and not 0 <= at <= len(data.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
     if ignore_rest and at is None:
@@ -223,16 +232,16 @@ def show(log: Log, secret: Secret | None = None, *, as_player: str | None = None
     # plain show stays as cheap as it starts: it is the command run most).
     since = as_player is not None
     if at is None:
-        rep = match.validate(data, keep=since)
+        rep = replaying.validate(data, keep=since)
     else:
         if not ignore_rest:
-            match.validate(data)
-        rep = match.replay(data, upto=at, keep=since)
+            replaying.validate(data)
+        rep = replaying.replay(data, upto=at, keep=since)
     viewer = seat(rep, as_player)
     ply = len(data.moves) if at is None else at
     default = as_player is None and not public
     # The state before the last move, to tell what it did (on the fast path).
-    before = match.replay(data, upto=ply - 1).state if ply and not since else None
+    before = replaying.replay(data, upto=ply - 1).state if ply and not since else None
     return Shown(rep.game, data, position(rep, rep.state, ply, viewer, default, since=since,
                                           before=before))
 
@@ -286,11 +295,11 @@ def spectate(log: Log, *, as_player: str | None = None, at: int | None = None,
             "sent (the referee adds --secret FILE); without either, --public shows the moves")
     ply = len(log.moves) if at is None else at
     if ignore_rest:
-        game = match.check_header(log)
-        match.check_chain(msgspec.structs.replace(log, moves=log.moves[:ply]))
+        game = starting.check_header(log)
+        check_chain(msgspec.structs.replace(log, moves=log.moves[:ply]))
     else:
-        match.check_public(log)
-        game = match.check_header(log)
+        replaying.check_public(log)
+        game = starting.check_header(log)
     return Spectated(game, log, ply, log.referee is not None)
 
 
@@ -304,7 +313,7 @@ def sealed_json() -> AdjudicatorError:
 def replay_positions(log: Log, as_player: str | None = None) -> tuple[GameSpec, list[Position]]:
     """Every position of a valid log, from the start, as ``as_player`` sees
     it (by default as each position's player to move does)."""
-    rep = match.validate(log, keep=True)
+    rep = replaying.validate(log, keep=True)
     viewer = seat(rep, as_player)
     return rep.game, [position(rep, state, ply, viewer, as_player is None)
                       for ply, state in enumerate(rep.states)]
@@ -322,6 +331,7 @@ def explain(got: Found, name: str, secret_path: str | None = None,
             words: bool = True) -> tuple[str | None, list[tuple[str, str]]]:
     """:func:`legal` with what each move would do, in the rule text's words
     (``legal --explain``), told from the view of the player to move."""
+    from . import referee
     value = got.value
     if isinstance(value, ViewFile):
         seen = referee.check_view(value, name)
@@ -337,7 +347,7 @@ def explain(got: Found, name: str, secret_path: str | None = None,
         except (KeyError, IndexError, ValueError, TypeError, AttributeError):
             raise BadLogError(f"{name}: its view does not describe the position of its "
                               "legal moves") from None
-    rep = match.validate(match.unlock(value, read_secret(secret_path)))
+    rep = replaying.validate(signing.unlock(value, read_secret(secret_path)))
     moves = list(rep.legal())
     mover = rep.seat()
     if not words or mover is None:
@@ -357,12 +367,12 @@ def picture(log: Log, secret_path: str | None = None, *, as_player: str | None =
     if sealed(log, secret):
         seen = spectate(log, as_player=as_player, at=at)
         return drawing.unseen(seen.game, seen.log, seen.ply)
-    data = match.unlock(log, secret)
+    data = signing.unlock(log, secret)
     if at is not None and not 0 <= at <= len(data.moves):
         raise UsageError(f"--at {at}: the log has moves 0 to {len(data.moves)}")
-    match.validate(data)
+    replaying.validate(data)
     ply = len(data.moves) if at is None else at
-    rep = match.replay(data, upto=ply)
+    rep = replaying.replay(data, upto=ply)
     viewer = seat(rep, as_player) if as_player is not None else (None if public else rep.seat())
     entry = data.moves[ply - 1] if ply else None
     scene = drawing.scene(rep.game, rep.players, rep.state, ply,
@@ -448,12 +458,12 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
             raise UsageError("--secret FILE goes with --referee")
         if deal is not None or words is not None or referee_key is not None:
             raise UsageError("--deal, --deal-words and --referee-key go with --referee")
-        log = match.new_log(game, players_of(players), seed, params_of(params), keys_of(keys),
+        log = starting.new_log(game, players_of(players), seed, params_of(params), keys_of(keys),
                             tags=tags_of(tags), clock=clock, deadline=deadline, time=control)
         if output is None:
             return Started(log, None, None, None)
         files.write(output, logmod.encode(log), replace=replace)
-        return Started(log, None, None, match.replay(log).to_move())
+        return Started(log, None, None, replaying.replay(log).to_move())
     if output is None:
         raise UsageError("--referee needs -o FILE: the log and the secret are two files")
     secret_path = secret_path or str(Path(output).with_suffix("")) + ".secret.json"
@@ -464,13 +474,13 @@ def new_game(game: str, players: str, seed: str | None, params: Sequence[str] = 
             return []
         return list(names) if text.strip().lower() == "all" else players_of(text)
 
-    log, secret = match.new_refereed(game, names, seed, params_of(params),
+    log, secret = starting.new_refereed(game, names, seed, params_of(params),
                                      keys_of(keys), tags=tags_of(tags), clock=clock,
                                      deadline=deadline, time=control, deal=listed(deal),
                                      words=listed(words), signing_key=private_key(referee_key))
     files.write(secret_path, logmod.encode(secret), replace=replace, private=True)
     files.write(output, logmod.encode(log), replace=replace)
-    to_move = None if log.deal else match.replay(match.unlock(log, secret)).to_move()
+    to_move = None if log.deal else replaying.replay(signing.unlock(log, secret)).to_move()
     return Started(log, secret, secret_path, to_move)
 
 
@@ -480,12 +490,13 @@ def simulate(game: str, players: str, seed: str | None, params: Sequence[str] = 
     """A game of random legal moves (self-play), or played by the bots
     ``bots`` (one level for every seat, or one per seat, comma-separated);
     a random seed when none is given."""
+    from . import selfplay
     from secrets import token_hex
 
     names = players_of(players)
     seed = token_hex(8) if seed is None else seed
     if bots is None:
-        return match.simulate(game, names, seed, params_of(params), play_seed=play_seed,
+        return selfplay.simulate(game, names, seed, params_of(params), play_seed=play_seed,
                               max_moves=max_moves)
     from . import bots as players_
     from .selfplay import bot_game
@@ -510,7 +521,7 @@ def hint(got: Found, name: str, as_player: str | None = None, secret_path: str |
     (its moves ranked) and the player's view (to say the moves in words). From a log (open, or refereed with its secret) or from the view
     file of the player to move; ``seconds`` sets a search's budget in CPU
     seconds instead of ``level``."""
-    from . import bots, games
+    from . import bots, games, referee
 
     bot = bots.get(f"search:{seconds}s" if seconds is not None else level)
     value = got.value
@@ -528,7 +539,7 @@ def hint(got: Found, name: str, as_player: str | None = None, secret_path: str |
         position = bots.Position(game, value.log.params, players, players.index(value.player),
                                  view, tuple(value.legal), seed)
         return game, value.player, len(value.log.moves) + 1, bots.ask(bot, position), view
-    rep = match.validate(match.unlock(value, read_secret(secret_path)))
+    rep = replaying.validate(signing.unlock(value, read_secret(secret_path)))
     mover = rep.seat()
     if mover is None:
         raise AdjudicatorError(f"{name}: the game is over: there is nothing to hint")
@@ -574,11 +585,11 @@ def _said(log: Log, start: int, typed: Sequence[str], viewer: int | None) -> tup
     flipped to Fall at once is told as placed, then flipped."""
     from .errors import MoveError
 
-    first = match.replay(log, upto=start)
+    first = replaying.replay(log, upto=start)
     game, after = first.game, first.state
     out = []
     for i in range(start, len(log.moves)):
-        before, after = after, match.replay(log, upto=i + 1).state
+        before, after = after, replaying.replay(log, upto=i + 1).state
         entry = log.moves[i]
         words = narrating.said(game, log, i, before, after, viewer)
         text = typed[i - start].strip() if len(typed) == len(log.moves) - start else ""
@@ -607,6 +618,7 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
     ``expect`` the number of moves the log must hold. Files are read only
     once the checks before them pass. Behind extend, resign, propose, accept and reject.
     """
+    from . import recording, referee
     stored = log_of(path, got)
     as_player = as_named(stored.players, as_player)
     form = "json" if path == "-" else got.form
@@ -643,15 +655,15 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
         else:
             new_log = referee.record(stored, secret_file, list(moves), as_player=as_player,
                                      comment=comment, player_key=key_text)
-        data = match.unlock(stored, secret_file)
-        replayable = match.unlock(new_log, secret_file)
+        data = signing.unlock(stored, secret_file)
+        replayable = signing.unlock(new_log, secret_file)
     else:
         if from_ is not None:
             raise UsageError("--from VIEWFILE goes with a refereed game")
         if secret_path is not None:
             raise UsageError("--secret goes with a refereed game; this one is open")
         data = stored
-        new_log = replayable = match.extend(stored, list(moves), as_player=as_player,
+        new_log = replayable = recording.extend(stored, list(moves), as_player=as_player,
                                             comment=comment, player_key=key_text)
     added = new_log.moves[len(data.moves):]
     out = encoded(new_log, form, path)
@@ -664,7 +676,7 @@ def record(path: str, raw: bytes, got: Found, moves: Sequence[str], *,
         # A view file holds its player's hand: theirs alone to read.
         files.write(reply, encoded(answer, "json" if from_form == "json" else "text", reply),
                     private=True)
-    rep = match.replay(replayable)
+    rep = replaying.replay(replayable)
     last = new_log.moves[-1].by
     # The referee's terminal shows what everyone may see, never a hand.
     viewer = None if stored.refereed or last not in rep.players else rep.players.index(last)
@@ -687,6 +699,7 @@ def extend_view(path: str, raw: bytes, vf: ViewFile, form: str, moves: Sequence[
     """A player records their move in their view file ``path`` (checked
     against its legal list; further moves are queued for the referee).
     ``key`` is the player's private key, if they sign."""
+    from . import referee
     as_player = as_named(vf.log.players, as_player)
     if as_player is not None and as_player != vf.player:
         raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
@@ -707,6 +720,7 @@ def event_in_view(path: str, raw: bytes, vf: ViewFile, form: str, event: str, *,
     """A player records an event (a resignation, a proposal, an answer) in
     their view file ``path``, signed with ``key`` if they sign, for the
     referee to record as it is (:func:`referee.take_event`)."""
+    from . import referee
     as_player = as_named(vf.log.players, as_player)
     if as_player is not None and as_player != vf.player:
         raise UsageError(f"--as {as_player!r}: this view file is {vf.player}'s")
@@ -736,7 +750,7 @@ def validate_one(source: Source, secret: Secret | None = None,
     (:func:`forks.witness`). A line to tell the user (a referee trusted on
     first use, an older copy) follows the line, as ``Note: ...``
     (:func:`with_note`). (Module level: it runs in worker processes.)"""
-    from . import forks
+    from . import forks, pinning
     from .outputs import error_info
 
     path = source.label
@@ -744,10 +758,10 @@ def validate_one(source: Source, secret: Secret | None = None,
                              "to_move": None, "result": None, "unchecked": None, "error": None}
     try:
         stored = source_log(source)
-        data = match.unlock(stored, secret) if stored.refereed else stored
+        data = signing.unlock(stored, secret) if stored.refereed else stored
         entry.update(game=data.game, moves=len(data.moves))
         if data.seed is None:
-            match.check_public(data)
+            replaying.check_public(data)
             if data.referee is None:
                 raise BadLogError(
                     "a refereed log of version 1 carries no referee signature: nothing in "
@@ -759,10 +773,10 @@ def validate_one(source: Source, secret: Secret | None = None,
                     "by its referee (header, moves and result as the referee wrote "
                     "them); their legality is checked once the seed is revealed")
         else:
-            rep = match.validate(data)
+            rep = replaying.validate(data)
             note = pinning.check(stored, trust)
             entry.update(valid=True, result=data.result, to_move=rep.to_move())
-            state = (f"over, {match.describe(data.result)}" if data.result is not None
+            state = (f"over, {replaying.describe(data.result)}" if data.result is not None
                      else f"in progress, {entry['to_move']} to move")
             line = one_line(f"ok {path}: {data.game}, {counted(len(data.moves), 'move')}, {state}")
         if witness and stored.refereed:
@@ -801,6 +815,7 @@ def validate_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
     """Every log of ``inputs`` checked (:func:`validate_one`), in order, each
     as soon as it is ready; many are checked in ``jobs`` processes (default:
     one per core), in bounded memory (:func:`adjudicator.bulk.ordered`)."""
+    from . import bulk
     return bulk.ordered(partial(validate_one, secret=secret, trust=trust, witness=witness), inputs,
                         jobs=jobs,
                         early=inputs.expanded)
@@ -812,6 +827,7 @@ def validate_files(paths: Sequence[str], secret: Secret | None = None, *, jobs: 
     """Every log of ``paths`` (files, directories, archives) checked, in the
     order given, as a list (:func:`validate_logs` gives them as they come).
     ``progress`` wraps the results as they come, given the number of paths."""
+    from . import bulk
     results = validate_logs(bulk.Inputs(paths), secret, jobs=jobs)
     return list(results if progress is None else progress(results, len(paths)))
 
@@ -848,39 +864,40 @@ def audit_logs(inputs: bulk.Inputs, secret: Secret | None = None, *,
                trust: pinning.Trust | None = None) -> Iterator[tuple[Audited, str]]:
     """Every log of ``inputs`` audited (:func:`audit_one`), in order, as
     :func:`validate_logs` checks them."""
+    from . import bulk
     return bulk.ordered(partial(audit_one, secret=secret, trust=trust), inputs, jobs=jobs,
                         early=inputs.expanded)
 
 
 def audit_log(log: Log, secret: Secret | None = None, trust: pinning.Trust | None = None,
               views: Sequence[str] = (), *,
-              witness: bool = False) -> tuple[match.AuditReport, str | None]:
+              witness: bool = False) -> tuple[auditing.AuditReport, str | None]:
     """:func:`match.audit`, with the view files at the paths ``views``
     checked against the log, and two checks first: the referee is the one
     the user expects (``trust``), and (``witness``) this copy extends the
     copy of the game seen here before (:func:`forks.witness`). Gives the
     report and a line to tell the user (a referee trusted on first use, an
     older copy), if any."""
-    from . import forks
+    from . import auditing, forks, pinning
     from .auditing import report_of
 
     kept = [(source(p), _view_of(p)) for p in views]
-    report = match.audit(log, secret, kept)
+    report = auditing.audit(log, secret, kept)
     items = list(report.items)
     note = None
     try:
         note = pinning.check(log, trust, remember=report.status != "failed")
         if log.referee is not None and trust is not None and (
                 trust.expected or trust.name or log.tags.get("event") in trust.known):
-            items.insert(1, match.AuditItem("referee", True, note or "signed by the referee you "
+            items.insert(1, auditing.AuditItem("referee", True, note or "signed by the referee you "
                                                                 "expect"))
     except BadLogError as e:
-        items.insert(1, match.AuditItem("referee", False, str(e), "failed"))
+        items.insert(1, auditing.AuditItem("referee", False, str(e), "failed"))
     if witness and all(i.status != "failed" for i in items):
         try:
             note = forks.witness(log) or note
         except BadLogError as e:
-            items.append(match.AuditItem("history", False, str(e), "failed"))
+            items.append(auditing.AuditItem("history", False, str(e), "failed"))
     return report_of(items), note
 
 
@@ -892,9 +909,10 @@ def _view_of(path: str) -> ViewFile:
     return value
 
 
-def compare_files(a: str, b: str) -> match.Comparison:
+def compare_files(a: str, b: str) -> auditing.Comparison:
     """Two copies of a log compared (``diff``)."""
-    return match.compare(read_log(a), read_log(b), source(a), source(b))
+    from . import auditing
+    return auditing.compare(read_log(a), read_log(b), source(a), source(b))
 
 
 # --- the referee's files ------------------------------------------------------------------------
@@ -912,8 +930,8 @@ def reveal(path: str, secret_path: str) -> bytes | None:
         raise AdjudicatorError(f"{source(path)}: the seed is already in the log")
     secret = read_secret(secret_path)
     assert secret is not None
-    revealed = match.reveal(stored, secret)
-    match.validate(revealed)
+    revealed = signing.reveal(stored, secret)
+    replaying.validate(revealed)
     out = encoded(revealed, form, path)
     if path == "-":
         return out
@@ -925,6 +943,7 @@ def view_file(path: str, secret_path: str | None, player: str, form: str) -> tup
     """``player``'s view file of the log in ``path`` (the secret file at
     ``secret_path`` unlocks a refereed one), and its bytes in ``form``
     (``json``, or ``text`` to paste into a mail body)."""
+    from . import referee
     stored = read_log(path)
     vf = referee.issue_view(stored, read_secret(secret_path), player)
     return vf, encoded(vf, form, path)

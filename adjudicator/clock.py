@@ -53,9 +53,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time as daytime, timedelta
 from typing import Any
+
+import msgspec
 
 from . import names as naming
 from .errors import BadLogError, IllegalMoveError, UsageError
@@ -241,8 +242,7 @@ def zone(name: str) -> Any:
 # --- running time --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Calendar:
+class Calendar(msgspec.Struct, frozen=True):
     """When a time control's clock runs, less the times it was stopped."""
 
     tc: TimeControl
@@ -304,18 +304,16 @@ def _less(lo: datetime, hi: datetime,
 # --- the clock of a game, from its log ----------------------------------------------------------
 
 
-@dataclass
-class Turn:
+class Turn(msgspec.Struct):
     """The clock of the player to move: when their turn began and its acts so far."""
 
     player: str | None = None
     began: datetime | None = None
-    acts: set[str] = field(default_factory=set)
+    acts: set[str] = msgspec.field(default_factory=set)
     extra: int = 0  # hours added by @extend this turn
 
 
-@dataclass
-class Timeline:
+class Timeline(msgspec.Struct):
     """Everything the clock needs, read from a log's entries."""
 
     tc: TimeControl
@@ -327,10 +325,10 @@ class Timeline:
     paused: datetime | None = None
     #: Players a stand-in plays for at every turn until they are back
     #: (``until=back``, or the organiser's ``@order-stand-in P back``).
-    standing_in: set[str] = field(default_factory=set)
+    standing_in: set[str] = msgspec.field(default_factory=set)
     #: Players a stand-in plays for at their next turn only (the organiser's
     #: ``@order-stand-in P move``, spent by that move, whoever plays it).
-    once: set[str] = field(default_factory=set)
+    once: set[str] = msgspec.field(default_factory=set)
     last: datetime | None = None  # the stamp of the last entry
 
     def calendar(self, player: str) -> Calendar:
@@ -434,8 +432,7 @@ def _act(line: Timeline, text: str, at: datetime) -> None:
             spans.pop()  # back before the absence began: it never happened
 
 
-@dataclass(frozen=True)
-class Due:
+class Due(msgspec.Struct, frozen=True):
     """An act the clock owes now: ``kind`` (remind, late, timeout, stand-in)
     for ``player``, due since ``when``."""
 

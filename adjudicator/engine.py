@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
@@ -36,8 +35,7 @@ from .errors import ParameterError
 Value = str | int | bool
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(msgspec.Struct, frozen=True):
     """One named game parameter with its default and what it accepts.
 
     ``choices`` restricts a string or int parameter to a list; ``minimum`` and
@@ -54,7 +52,7 @@ class Param:
     choices: tuple[Value, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
-    check: Callable[[Value], str | None] | None = field(default=None, compare=False)
+    check: Callable[[Value], str | None] | None = None
     applies: str = "all player counts"
     #: The rules version that brought the parameter in. A log pinned to an
     #: older version (one written before it existed) does not record it and
@@ -134,8 +132,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     details: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(msgspec.Struct, frozen=True):
     """How a renderer may draw: Unicode box lines or plain ASCII, ANSI colour or not."""
 
     unicode: bool = True
@@ -148,8 +145,7 @@ class Style:
         return f"\x1b[{code}m{text}\x1b[0m"
 
 
-@dataclass(frozen=True)
-class Scene:
+class Scene(msgspec.Struct, frozen=True):
     """The public facts of a position that a picture shows beside the view.
 
     ``last`` is the move just made, as ``(player, canonical notation)``; a
@@ -309,8 +305,7 @@ def _layer(module: str) -> Any:
     return importlib.import_module(module)
 
 
-@dataclass(frozen=True)
-class GameSpec:
+class GameSpec(msgspec.Struct, frozen=True, dict=True):
     """A game, declared once: what it is, and the modules that provide each layer.
 
     Each ``games/<game>/__init__.py`` is one ``GAME = GameSpec(...)`` and the

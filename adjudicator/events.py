@@ -28,7 +28,8 @@ Specified in ``notation/README.md`` ("Events").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from .engine import Outcome, Standing
 from .errors import IllegalMoveError, NotationError
@@ -38,8 +39,7 @@ REFEREE = "referee"  # the name under which a referee answers a proposal
 _EVENT = re.compile(r"@(resign|abandon|accept|reject|takeback ([1-9][0-9]{0,5}))")
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(msgspec.Struct, frozen=True):
     """A proposal waiting for answers."""
 
     kind: str  # "takeback" or "abandon"

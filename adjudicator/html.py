@@ -24,7 +24,6 @@ Example (what ``adjudicator replay LOG --html -o FILE`` does)::
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import html
 from collections.abc import Sequence
@@ -102,7 +101,7 @@ def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Fra
     out = []
     for ply, state in enumerate(replay.states):
         entry = log.moves[ply - 1] if ply else None
-        scene = dataclasses.replace(scenes[ply], viewer=name)
+        scene = msgspec.structs.replace(scenes[ply], viewer=name)
         legal = None
         if scene.to_move is not None and viewer is not None and scene.to_move == replay.players[viewer]:
             legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))

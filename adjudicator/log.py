@@ -13,6 +13,7 @@ trailing newline, so two copies of one game are byte-identical.
 
 from __future__ import annotations
 
+import functools
 from typing import Final, Literal, TypeVar
 
 import msgspec
@@ -233,10 +234,12 @@ class ViewFile(
     queued: tuple[str, ...] = ()
 
 
-_decoder = msgspec.json.Decoder(Log)
-_secret_decoder = msgspec.json.Decoder(Secret)
-_view_decoder = msgspec.json.Decoder(ViewFile)
-_key_decoder = msgspec.json.Decoder(KeyFile)
+@functools.cache
+def _decoder_of(kind: type[_File]) -> msgspec.json.Decoder[_File]:
+    """The decoder of ``kind``, made when first needed: making one resolves
+    every type the file holds, which ``show`` of a log need not pay for the
+    secret, view and key files."""
+    return msgspec.json.Decoder(kind)
 
 
 def decode(data: bytes | str, source: str = "log") -> Log:
@@ -247,22 +250,22 @@ def decode(data: bytes | str, source: str = "log") -> Log:
     ...
     adjudicator.errors.BadLogError: log: Object missing required field `version`
     """
-    return _checked(_decoder, data, source)
+    return _checked(_decoder_of(Log), data, source)
 
 
 def decode_secret(data: bytes | str, source: str = "secret") -> Secret:
     """Read a referee's secret file."""
-    return _checked(_secret_decoder, data, source)
+    return _checked(_decoder_of(Secret), data, source)
 
 
 def decode_view(data: bytes | str, source: str = "view") -> ViewFile:
     """Read a player's view file."""
-    return _checked(_view_decoder, data, source)
+    return _checked(_decoder_of(ViewFile), data, source)
 
 
 def decode_key(data: bytes | str, source: str = "key") -> KeyFile:
     """Read a player's key file."""
-    return _checked(_key_decoder, data, source)
+    return _checked(_decoder_of(KeyFile), data, source)
 
 
 def kind_of(data: bytes | str) -> str | None:

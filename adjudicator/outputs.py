@@ -26,7 +26,6 @@ from .errors import (
     UsageError,
 )
 from .log import Log, MoveEntry, ViewFile
-from .tournament.report import Standings
 
 
 class _Out(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -244,8 +243,20 @@ SCHEMAS: dict[str, tuple[Any, str]] = {
     "audit": (Audit, "adjudicator audit LOG --json"),
     "audits": (list[Audited], "adjudicator audit LOGS... --json (more than one log)"),
     "diff": (Diff, "adjudicator diff A B --json"),
-    "standings": (Standings, "adjudicator tournament standings DIR --json"),
+    # Imported when asked for: the tournament's modules are not loaded at start-up.
+    "standings": ("tournament.report.Standings", "adjudicator tournament standings DIR --json"),
 }
+
+
+def _kind(kind: Any) -> Any:
+    """The type of a :data:`SCHEMAS` entry; a dotted name under this package
+    is imported when first asked for."""
+    if not isinstance(kind, str):
+        return kind
+    import importlib
+
+    module, _, name = kind.rpartition(".")
+    return vars(importlib.import_module(f"{__package__}.{module}"))[name]
 
 
 def schema(name: str) -> dict:
@@ -254,6 +265,7 @@ def schema(name: str) -> dict:
     from .log import FORMAT, VERSION
 
     kind, title = SCHEMAS[name]
+    kind = _kind(kind)
     views = [g.view_type for g in games.GAMES.values()]
     (main, *view_refs), defs = msgspec.json.schema_components([kind, *views])
     doc: dict[str, Any] = {

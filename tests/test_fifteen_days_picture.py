@@ -9,7 +9,6 @@ wilds, tokens, and the last move's highlight read from its text.
 
 from __future__ import annotations
 
-import dataclasses
 import xml.etree.ElementTree as ET
 
 import msgspec
@@ -166,7 +165,7 @@ def test_a_view_files_footer_points_at_the_scores_the_panels_show() -> None:
     """A view file carries no standing (drawing.Scene.standing is None); its
     picture's panels still show each player's score: the footer says where."""
     state = fd.setup({**DEFAULTS, "wild": "any"}, NAMES[:2], "0")
-    scene = dataclasses.replace(drawing.scene(fd, NAMES[:2], state, 0, None, 0), standing=None)
+    scene = msgspec.structs.replace(drawing.scene(fd, NAMES[:2], state, 0, None, 0), standing=None)
     svg = fd.draw(fd.view(state, 0), scene)
     assert "not shown" not in svg
     assert "in each player's panel" in texts(svg)

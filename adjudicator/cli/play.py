@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .. import actions, files, match, present
+from .. import actions, files, present
 from .. import log as logmod
 from ..engine import Style
 from ..errors import UsageError, counted
@@ -404,6 +404,7 @@ def replay(
     \b
     Example: adjudicator replay examples/atlas/3-players.json --html -o atlas.html
     """
+    from .. import match  # the replay commands only: show starts without it
     stored = actions.read_log(log)
     secret_file = actions.read_secret(secret)
     if actions.sealed(stored, secret_file):
@@ -436,7 +437,7 @@ def replay(
 
 def _replay_html(stored: Log, data: Log, as_: str | None, public: bool,
                  output: str | None, force: bool) -> None:
-    from .. import html as html_
+    from .. import html as html_, match
 
     if output is None:
         raise UsageError("--html needs -o FILE")
@@ -462,7 +463,7 @@ def _replay_unseen(stored: Log, as_: str | None, public: bool, output: str | Non
                    force: bool) -> None:
     """The HTML replay of a refereed game whose seed is secret: the public
     view, a picture a move without the board (:func:`drawing.unseen`)."""
-    from .. import html as html_
+    from .. import html as html_, match
 
     if output is None:
         raise UsageError("--html needs -o FILE")
