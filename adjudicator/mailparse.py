@@ -117,32 +117,23 @@ def extract_all(data: bytes | str, source: str = "mail") -> list[Found]:
                 return found_in_texts([("the HTML", 0, html_text(plain))], source, markdown=())
             except BadLogError:
                 pass
-        # Its "*" and "_" pairs became <em> and <strong>: put back one or
-        # the other. (Its eaten "\" the reader puts back: textform.scan.)
-        pages = [restored]
-        if _EMPHASIS.search(restored):
-            pages += [_marked(restored, mark) for mark in "*_"]
-        first: BadLogError | None = None
-        for page in pages:
-            try:
-                return found_in_texts([("the HTML", 0, html_text(page))], source,
-                                      markdown=("html",))
-            except BadLogError as e:
-                first = first or e
-        assert first is not None
-        raise first
+        # Its code spans' backticks became <code> tags, its "*" and "_"
+        # pairs <em> and <strong>: marked for the reader, which tells a "*"
+        # from a "_" as it tells where a "\" was eaten (textform.scan).
+        restored = _CODE_SPAN.sub("`", restored)
+        restored = _EMPHASIS.sub(lambda m: _MARKS[m[1]], restored)
+        return found_in_texts([("the HTML", 0, html_text(restored))], source,
+                              markdown=("html",))
     return textform.scan(plain, source)
 
 
 _HARD_BREAK = re.compile(r"<br\s*/?>\r?\n?", re.I)
-#: Emphasis as CommonMark writes it (<em>: a "*" or "_" each side, <strong>: two).
+#: Emphasis as CommonMark writes it (<em>: a "*" or "_" each side, <strong>: two),
+#: and code spans (a "`" each side; a code block is <pre><code>).
 _EMPHASIS = re.compile(r"</?(em|strong)>")
+_MARKS = {"em": textform.EMPHASIS, "strong": textform.STRONG}
+_CODE_SPAN = re.compile(r"(?<!<pre>)<code>|</code>(?!</pre>)")
 _HTML_TAG = re.compile(r"<(?:pre|code|p|div|br|html|body|blockquote)\b[^<>]*>", re.I)
-
-
-def _marked(page: str, mark: str) -> str:
-    """``page`` with each <em> and <strong> tag written as the marks that made it."""
-    return _EMPHASIS.sub(lambda m: mark * (2 if m[1] == "strong" else 1), page)
 
 
 def found_in_texts(texts: list[tuple[str, int, str]], source: str, *,

@@ -69,8 +69,8 @@ _KIND_OF: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}
 _DECODERS: dict[type, Callable[[bytes | str, str], Log | ViewFile]] = {Log: decode, ViewFile: decode_view}
 _FORMATS: dict[str, type] = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
 
-__all__ = ["FORUM_STYLES", "WIDTH", "Damaged", "ForumDamageError", "Found", "check_sum", "dumps",
-           "find_all", "forum",
+__all__ = ["EMPHASIS", "FORUM_STYLES", "STRONG", "WIDTH", "Damaged", "ForumDamageError", "Found",
+           "check_sum", "dumps", "find_all", "forum",
            "loads", "pick",
            "pick_found", "scan", "settle"]
 
@@ -666,6 +666,12 @@ _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "b": "\b", "f": "\f",
             "\\": "\\", '"': '"', "{": "{", "}": "}", "/": "/", "[": "[", "]": "]"}
 _MAX_DEPTH = 64
+#: What a rendered page's emphasis is written as for the reader of a
+#: rendered post (scan's "html"): <em> and <strong> (and their end tags),
+#: which Markdown made of a "*" or "_" each side, or two. The reader tells
+#: which (the check sum deciding); elsewhere they are refused.
+EMPHASIS, STRONG = "\ue000", "\ue001"
+_MARKS = {EMPHASIS: 1, STRONG: 2}
 #: Characters that mean themselves in a string ('"') or a comment ("}").
 _RUNS = {'"': re.compile(r'[!#-\[\]-~]+'), "}": re.compile(r"[!-\[\]-|~]+")}
 #: What may follow the end of a string ('"') or a comment ("}").
@@ -826,6 +832,11 @@ class _Reader:
             if pos >= n:
                 self.fail("a text that opens here is never closed (cut short?)", start)
             c = t[pos]
+            if c in _MARKS and self.markdown:
+                out.append(("_" if self.choose(pos, 1) else "*") * _MARKS[c])
+                pos += 1
+                hyphen = False
+                continue
             if c == close and self.markdown:
                 # The end, or a "\}" or '\"' whose "\" Markdown ate.
                 nxt = t[pos + 1] if pos + 1 < n else ""
@@ -1675,8 +1686,8 @@ def _read_block(reader: _Reader, kind: str, begin: int, after: int, budget: list
         except BadLogError:
             grow(cost, deviate, last)
     raise ForumDamageError(f"{first}; the text looks damaged by a forum's Markdown (posted "
-                           "outside a code block, its '\\' escapes, soft breaks or list numbers "
-                           "were eaten): post it with 'adjudicator convert LOG --to forum'") from None
+                           "outside a code block, some of it was taken for markup): post it "
+                           "with 'adjudicator convert LOG --to forum'") from None
 
 
 def _json_at(plain: str, start: int, end: int, fmt: str, source: str) -> Log | ViewFile:

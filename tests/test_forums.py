@@ -242,17 +242,19 @@ def test_a_bare_post_with_backslashes_and_braces_reads_back(comment: str) -> Non
 
 
 def test_emphasis_is_put_back_from_the_page_and_else_refused_saying_why(tmp_path: Path) -> None:
-    """``*really*`` renders as <em>really</em>: the page tells where the
-    marks were (a "*" or a "_": the check sum tells which); the text a
-    browser shows does not, and is refused with one line that says what
-    happened and what to do."""
+    """``*really*`` renders as <em>really</em>, `` `code` `` as
+    <code>code</code>: the page tells where the marks were (a "*" or a
+    "_", for each: the check sum tells which); the text a browser shows
+    does not, and is refused with one line that says what happened and
+    what to do."""
     lg = match.simulate("q-turn", ["ann", "bob"], "emphasis", max_moves=3)
     rep = match.validate(lg)
     move = rep.game.format_move(rep.state, rep.game.legal_moves(rep.state)[0])
-    for comment in ("that was *really* good, **very**", "a __bold__ and _quiet_ move"):
+    for comment in ("that was *really* good, **very**", "a __bold__ and _quiet_ move",
+                    "*mixed* and _marks_, `legal --explain` next time"):
         value = match.extend(lg, [move], comment=comment)
         page = markdown_post(textform.dumps(value))
-        assert "<em>" in page and "<strong>" in page
+        assert "<em>" in page and ("<strong>" in page or "<code>" in page)
         assert same(mailparse.extract(page), value)
         post = tmp_path / "post.txt"
         post.write_text(inner_text(page))
