@@ -64,6 +64,13 @@ class Param(msgspec.Struct, frozen=True):
     def kind(self) -> type:
         return type(self.default)
 
+    @property
+    def label(self) -> str:
+        """The name as people read and type it, in kebab-case like every
+        other (``tie-order``); ``name`` is the key the log records, kept as
+        logs have it (``tie_order``: file formats do not change, issue #22)."""
+        return self.name.replace("_", "-")
+
     def describe(self) -> str:
         """What the parameter accepts, for help texts and error messages."""
         if self.choices:
@@ -91,23 +98,23 @@ class Param(msgspec.Struct, frozen=True):
         # bool is an int subclass: an int parameter must not take true/false.
         if type(value) is not kind:
             raise ParameterError(
-                f"parameter {self.name!r}: {value!r} is not {self.describe()}"
+                f"parameter {self.label!r}: {value!r} is not {self.describe()}"
             )
         if isinstance(value, str) and kind is str:
             value = value.strip()
         if self.choices and value not in self.choices:
             raise ParameterError(
-                f"parameter {self.name!r}: {value!r} is not {self.describe()}"
+                f"parameter {self.label!r}: {value!r} is not {self.describe()}"
             )
         if kind is int and (
             (self.minimum is not None and value < self.minimum)
             or (self.maximum is not None and value > self.maximum)
         ):
             raise ParameterError(
-                f"parameter {self.name!r}: {value!r} is not {self.describe()}"
+                f"parameter {self.label!r}: {value!r} is not {self.describe()}"
             )
         if self.check is not None and (problem := self.check(value)):
-            raise ParameterError(f"parameter {self.name!r}: {problem}")
+            raise ParameterError(f"parameter {self.label!r}: {problem}")
         return value
 
 

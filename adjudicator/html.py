@@ -43,8 +43,10 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
     ``by`` and ``move`` are the move just made (``None`` at the start), in
     canonical notation; ``words`` says it in words where the game can;
     ``comment`` is the log's comment on it. ``legal`` lists the legal moves
-    only when the viewer is the player to move; ``score`` is the standing in
-    one line; ``result`` the final result line once the game is over.
+    only when the viewer is the player to move, and ``explained`` what each
+    would do, in the same order and the words of ``legal --explain``
+    (:func:`narrating.explained`); ``score`` is the standing in one line;
+    ``result`` the final result line once the game is over.
     """
 
     ply: int  # moves made so far
@@ -55,6 +57,7 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
     picture: str  # an SVG document, from the game's draw
     to_move: str | None  # None once the game is over
     legal: tuple[str, ...] | None
+    explained: tuple[str, ...] | None = None
     score: str
     result: str | None
 
@@ -102,9 +105,11 @@ def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Fra
     for ply, state in enumerate(replay.states):
         entry = log.moves[ply - 1] if ply else None
         scene = msgspec.structs.replace(scenes[ply], viewer=name)
-        legal = None
+        legal = explained = None
+        view = game.view(state, viewer)
         if scene.to_move is not None and viewer is not None and scene.to_move == replay.players[viewer]:
             legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
+            explained = tuple(words for _, words in narrating.explained(game, view, legal))
         assert scene.standing is not None
         out.append(Frame(
             ply=ply,
@@ -113,9 +118,10 @@ def _frames(replay: Replay, viewer: int | None, scenes: list[Scene]) -> list[Fra
             words=None if entry is None else
             narrating.said(game, log, ply - 1, replay.states[ply - 1], state, viewer) or None,
             comment=None if entry is None else entry.comment,
-            picture=game.draw(game.view(state, viewer), scene),
+            picture=game.draw(view, scene),
             to_move=scene.to_move,
             legal=legal,
+            explained=explained,
             score=scores(scene.standing),
             result=result_line(scene.standing) if scene.final else None,
         ))
@@ -153,23 +159,28 @@ def views(replay: Replay, seats: Sequence[int | None]) -> list[tuple[str, list[F
 
 
 def _data(viewers: Sequence[tuple[str, Sequence[Frame]]]) -> dict[str, Any]:
-    """The page's data: the frames, each picture a list of indexes into ``lines``.
+    """The page's data: the frames, each picture a list of indexes into
+    ``lines``, each legal move's words an index into ``said``.
 
     Successive pictures of a game share most of their lines (one SVG element
     a line), and the pictures of the viewers differ in a few, so a table of
     distinct lines keeps a long game's page a fraction of the size of its
-    pictures; the script joins the lines back into the very same text.
+    pictures; the script joins the lines back into the very same text. The
+    words of the legal moves repeat from one position to the next likewise.
     """
     index: dict[str, int] = {}
+    said: dict[str, int] = {}
     shown = []
     for label, fs in viewers:
         out = []
         for f in fs:
             entry = msgspec.structs.asdict(f)
             entry["picture"] = [index.setdefault(line, len(index)) for line in f.picture.split("\n")]
+            if f.explained is not None:
+                entry["explained"] = [said.setdefault(w, len(said)) for w in f.explained]
             out.append(entry)
         shown.append({"label": label, "frames": out})
-    return {"lines": list(index), "viewers": shown}
+    return {"lines": list(index), "said": list(said), "viewers": shown}
 
 
 def picture_of(data: dict[str, Any], viewer: int, ply: int) -> str:
@@ -274,7 +285,8 @@ def _info(f: Frame) -> str:
         return f'<p id="{ident}"{"" if text else " hidden"}>{esc(text or "")}</p>'
 
     move = "Start of the game" if f.ply == 0 else f"Move {f.ply}: {f.by} {f.move}"
-    legal = "" if f.legal is None else "  ".join(f.legal)
+    words = f.explained or ("",) * len(f.legal or ())
+    legal = "".join(f"\n<li><code>{esc(m)}</code> {esc(w)}</li>" for m, w in zip(f.legal or (), words))
     return "\n".join([
         f'<p id="move" aria-live="polite">{esc(move)}</p>',
         put("words", f.words),
@@ -284,7 +296,7 @@ def _info(f: Frame) -> str:
         put("result", f.result),
         f'<details id="legal-box"{" hidden" if f.legal is None else ""}><summary>Legal moves '
         f'(<span id="legal-count">{"" if f.legal is None else len(f.legal)}</span>)</summary>\n'
-        f'<p id="legal">{esc(legal)}</p></details>',
+        f'<ul id="legal">{legal}</ul></details>',
     ])
 
 
@@ -310,8 +322,10 @@ select { font: inherit; }
 #words { font-style: italic; }
 #comment { white-space: pre-wrap; border-left: 3px solid var(--line); padding-left: 6px; }
 #result { font-weight: bold; color: var(--mark); }
-#legal { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
-  font-size: .9rem; overflow-wrap: anywhere; }
+#legal { list-style: none; margin: 4px 0; padding: 0; font-size: .9rem;
+  overflow-wrap: anywhere; }
+#legal code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+  font-weight: bold; }
 #moves { list-style: none; margin: 8px 0 0; padding: 0; max-height: 60vh; overflow-y: auto;
   border: 1px solid var(--line); background: #fff; }
 #moves button { font: inherit; font-size: .95rem; width: 100%; text-align: left; border: 0;
@@ -335,7 +349,7 @@ _SCRIPT = """
 "use strict";
 (function () {
   var data = JSON.parse(document.getElementById("data").textContent);
-  var lines = data.lines, views = data.viewers, ply = data.start;
+  var lines = data.lines, said = data.said, views = data.viewers, ply = data.start;
   var view = data.follow ? -1 : 0;
   var labels = views.map(function (v) { return v.label; });
   var last = views[0].frames.length - 1;
@@ -380,7 +394,16 @@ _SCRIPT = """
     put("result", f.result);
     el("legal-box").hidden = f.legal === null;
     el("legal-count").textContent = f.legal === null ? "" : String(f.legal.length);
-    el("legal").textContent = f.legal === null ? "" : f.legal.join("  ");
+    var legal = el("legal");
+    legal.replaceChildren();
+    (f.legal || []).forEach(function (move, i) {
+      var item = document.createElement("li");
+      var code = document.createElement("code");
+      code.textContent = move;
+      item.appendChild(code);
+      item.appendChild(document.createTextNode(f.explained ? " " + said[f.explained[i]] : ""));
+      legal.appendChild(item);
+    });
     el("first").disabled = el("back").disabled = ply === 0;
     el("forward").disabled = el("last").disabled = ply === last;
     for (var i = 0; i < items.length; i++) {

@@ -104,35 +104,49 @@ def extract_all(data: bytes | str, source: str = "mail") -> list[Found]:
         # form in it is read as is if it can be, else as the page shows it
         # (a code block's "&quot;" is a '"').
         try:
-            found = textform.scan(plain, source)
+            found = textform.scan(plain, source, markdown=())
         except BadLogError:
             found = []
         if found:
             return found
-        try:
-            return found_in_texts([("the HTML", 0, html_text(plain))], source)
-        except BadLogError:
-            # A text form posted bare and rendered by Markdown: its soft
-            # breaks' "\" became <br> tags. Put them back; the check decides.
-            restored = _HARD_BREAK.sub(lambda m: "\\\n", plain)
-            if restored == plain:
-                raise
-            return found_in_texts([("the HTML", 0, html_text(restored))], source)
+        # A text form posted bare and rendered by Markdown: its soft breaks'
+        # "\" became <br> tags. Put them back; the check decides.
+        restored = _HARD_BREAK.sub(lambda m: "\\\n", plain)
+        if restored != plain:
+            try:
+                return found_in_texts([("the HTML", 0, html_text(plain))], source, markdown=())
+            except BadLogError:
+                pass
+        # Its code spans' backticks became <code> tags, its "*" and "_"
+        # pairs <em> and <strong>: marked for the reader, which tells a "*"
+        # from a "_" as it tells where a "\" was eaten (textform.scan).
+        restored = _CODE_SPAN.sub("`", restored)
+        restored = _EMPHASIS.sub(lambda m: _MARKS[m[1]], restored)
+        return found_in_texts([("the HTML", 0, html_text(restored))], source,
+                              markdown=("html",))
     return textform.scan(plain, source)
 
 
 _HARD_BREAK = re.compile(r"<br\s*/?>\r?\n?", re.I)
+#: Emphasis as CommonMark writes it (<em>: a "*" or "_" each side, <strong>: two),
+#: and code spans (a "`" each side; a code block is <pre><code>).
+_EMPHASIS = re.compile(r"</?(em|strong)>")
+_MARKS = {"em": textform.EMPHASIS, "strong": textform.STRONG}
+_CODE_SPAN = re.compile(r"(?<!<pre>)<code>|</code>(?!</pre>)")
 _HTML_TAG = re.compile(r"<(?:pre|code|p|div|br|html|body|blockquote)\b[^<>]*>", re.I)
 
 
-def found_in_texts(texts: list[tuple[str, int, str]], source: str) -> list[Found]:
+def found_in_texts(texts: list[tuple[str, int, str]], source: str, *,
+                   markdown: tuple[str, ...] = ("soft", "page")) -> list[Found]:
     """Every copy of a log or view file in a message's readable parts
-    (:func:`message_texts`), with where it was found."""
+    (:func:`message_texts`), with where it was found (``markdown``: as in
+    :func:`textform.scan`)."""
     found: list[Found] = []
     damaged: list[textform.Damaged] = []
     for where, depth, body in texts:
         problems: list[textform.Damaged] = []
-        for f in textform.scan(body, f"{source}: {where}", damaged=problems):
+        for f in textform.scan(body, f"{source}: {where}", damaged=problems,
+                                markdown=markdown):
             found.append(dataclasses.replace(f, depth=f.depth + depth,
                                              where=f"{where}, {f.where}"))
         damaged += [dataclasses.replace(d, depth=d.depth + depth) for d in problems]

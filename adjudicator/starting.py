@@ -89,7 +89,7 @@ def resolve_params(
         given = typed_params(game, given)
     for name in given:
         if name not in known:
-            names = ", ".join(known) or "none"
+            names = ", ".join(p.label for p in game.params) or "none"
             raise ParameterError(
                 f"{game.id} has no parameter {name!r} (its parameters: {names})"
             )
@@ -97,7 +97,7 @@ def resolve_params(
     for p in game.params:
         if p.name in given and complete and pinned < p.since:
             raise ParameterError(
-                f"parameter {p.name!r} came with rules version {p.since}, "
+                f"parameter {p.label!r} came with rules version {p.since}, "
                 f"but the log is played under version {pinned}"
             )
         if p.name in given:
@@ -106,7 +106,7 @@ def resolve_params(
             out[p.name] = p.legacy
         elif complete:
             raise ParameterError(
-                f"parameter {p.name!r} is missing (the log must record every parameter; "
+                f"parameter {p.label!r} is missing (the log must record every parameter; "
                 f"the default is {p.default!r})"
             )
         else:

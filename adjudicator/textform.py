@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
 import inspect
+import itertools
 import re
 import types
 import typing
@@ -67,7 +69,8 @@ _KIND_OF: dict[type, str] = {cls: kind for kind, cls in KINDS.items()}
 _DECODERS: dict[type, Callable[[bytes | str, str], Log | ViewFile]] = {Log: decode, ViewFile: decode_view}
 _FORMATS: dict[str, type] = {"adjudicator-log": Log, "adjudicator-view": ViewFile}
 
-__all__ = ["FORUM_STYLES", "WIDTH", "Damaged", "Found", "check_sum", "dumps", "find_all", "forum",
+__all__ = ["EMPHASIS", "FORUM_STYLES", "STRONG", "WIDTH", "Damaged", "ForumDamageError", "Found",
+           "check_sum", "dumps", "find_all", "forum",
            "loads", "pick",
            "pick_found", "scan", "settle"]
 
@@ -673,6 +676,16 @@ _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "b": "\b", "f": "\f",
             "\\": "\\", '"': '"', "{": "{", "}": "}", "/": "/", "[": "[", "]": "]"}
 _MAX_DEPTH = 64
+#: What a rendered page's emphasis is written as for the reader of a
+#: rendered post (scan's "html"): <em> and <strong> (and their end tags),
+#: which Markdown made of a "*" or "_" each side, or two. The reader tells
+#: which (the check sum deciding); elsewhere they are refused.
+EMPHASIS, STRONG = "\ue000", "\ue001"
+_MARKS = {EMPHASIS: 1, STRONG: 2}
+#: Characters that mean themselves in a string ('"') or a comment ("}").
+_RUNS = {'"': re.compile(r'[!#-\[\]-~]+'), "}": re.compile(r"[!-\[\]-|~]+")}
+#: What may follow the end of a string ('"') or a comment ("}").
+_ENDS_AFTER = {'"': frozenset(["", " ", "\n", "]", ",", ":", "}"]), "}": frozenset(["", " ", "\n", "]"])}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
@@ -721,15 +734,33 @@ def _plain(v: Any) -> Any:
 class _Reader:
     """A recursive-descent reader over the normalized text of a message."""
 
-    def __init__(self, text: str, starts: list[int], source: str, eaten: bool = False) -> None:
+    def __init__(self, text: str, starts: list[int], source: str, markdown: str = "") -> None:
         self.t = text
         self.n = len(text)
         self.starts = starts
         self.src = source
         self.pos = 0
-        # A rendered Markdown post: every "\" of a soft break was eaten, its
-        # line break kept, and the other line breaks joined with spaces.
-        self.eaten = eaten
+        # The text of a rendered Markdown post (see _read_block): with "soft",
+        # as a browser shows it, every "\" of a soft break eaten, its line
+        # break kept and the other line breaks joined with spaces; with
+        # "page", as the page holds it (each <br> given its "\" back);
+        # "html", the same known to come from a rendered page.
+        self.markdown = markdown
+        self.eaten = markdown == "soft"
+        #: The deviations from the likeliest reading of each place where
+        #: Markdown may have eaten a "\" (position -> True), and the places
+        #: met in this reading, with the cost of deviating there.
+        self.deviate: dict[int, bool] = {}
+        self.trail: list[tuple[int, int]] = []
+        #: Signs of a Markdown rendering met: moves without their numbers
+        #: (the list it made of them), which a mail client never drops; and
+        #: the soft breaks read, written ("\" at the end of a line) and
+        #: eaten (none written and some eaten: as a browser shows a post).
+        self.signs = 0
+        self.breaks = [0, 0]
+        #: The lines that start with white space (before any quoting).
+        self.indented: frozenset[int] = frozenset()
+        self.checked = False
 
     # -- positions and errors
 
@@ -739,6 +770,12 @@ class _Reader:
     def fail(self, message: str, pos: int | None = None) -> NoReturn:
         where = self.pos if pos is None else pos
         raise BadLogError(f"{self.src}: line {self.line(where)}: {message}")
+
+    def choose(self, pos: int, cost: int) -> bool:
+        """Whether to deviate, at ``pos``, from the likeliest reading of a
+        place where a forum's Markdown may have eaten a ``\\``."""
+        self.trail.append((pos, cost))
+        return self.deviate.get(pos, False)
 
     def skip(self) -> None:
         t, n, pos = self.t, self.n, self.pos
@@ -794,16 +831,64 @@ class _Reader:
         out: list[str] = []
         hyphen = False
         pos = self.pos
+        run = _RUNS[close].match
         while True:
+            m = run(t, pos)  # ordinary characters, taken at once
+            if m:
+                word = m[0]
+                out.append(word)
+                hyphen = word[-1] in _BREAK_AFTER
+                pos = m.end()
             if pos >= n:
                 self.fail("a text that opens here is never closed (cut short?)", start)
             c = t[pos]
+            if c in _MARKS and self.markdown:
+                out.append(("_" if self.choose(pos, 1) else "*") * _MARKS[c])
+                pos += 1
+                hyphen = False
+                continue
+            if c == close and self.markdown:
+                # The end, or a "\}" or '\"' whose "\" Markdown ate.
+                nxt = t[pos + 1] if pos + 1 < n else ""
+                ends = nxt in _ENDS_AFTER[close]
+                if not ends:
+                    cost = 1
+                elif close == "}":  # a comment's end: at the end of its line, or before a field
+                    cost = 3 if nxt != " " or _FIELD.match(t, pos + 2) else 1
+                else:
+                    cost = 4
+                if ends != self.choose(pos, cost):
+                    pos += 1
+                    break
+                out.append(c)
+                pos += 1
+                hyphen = False
+                continue
             if c == close:
                 pos += 1
                 break
+            if c == "\\" and self.markdown:
+                nxt = t[pos + 1] if pos + 1 < n else ""
+                if nxt == "\n":  # a soft break, or a "\\" (eaten to "\") before a line break
+                    # (As a browser shows the post, a soft break is a bare line break.)
+                    literal = self.eaten != self.choose(pos, 1)
+                elif nxt == " " or not nxt:
+                    literal = True  # never written: what is left of a "\\"
+                elif not nxt.isalnum():  # Markdown eats a "\" before punctuation: a "\\"
+                    literal = not self.choose(pos, 2)
+                elif self.escape_at(pos):
+                    literal = self.choose(pos, 2)
+                else:
+                    literal = True
+                if literal:
+                    out.append("\\")
+                    pos += 1
+                    hyphen = False
+                    continue
             if c == "\\":
                 nxt = t[pos + 1] if pos + 1 < n else ""
                 if nxt in (" ", "\n"):  # a soft line break: nothing
+                    self.breaks[0] += 1
                     pos += 1
                     while pos < n and t[pos] in " \n":
                         pos += 1
@@ -832,6 +917,10 @@ class _Reader:
                     self.fail(f"unknown escape '\\{nxt}'", pos)
                 hyphen = False
             elif c == "\n" and self.eaten and t[pos - 1] != " ":
+                # (The writer breaks a long line so, and indents the next.)
+                line = self.line(pos)
+                if pos - self.starts[line - 1] >= 48 and line + 1 not in self.indented:
+                    self.breaks[1] += 1
                 while pos < n and t[pos] in " \n":  # a soft break whose "\" was eaten
                     pos += 1
             elif c == " " or c == "\n":
@@ -849,6 +938,15 @@ class _Reader:
                 self.unexpected("text")
         self.pos = pos
         return "".join(out)
+
+    def escape_at(self, pos: int) -> bool:
+        """Whether the ``\\`` at ``pos`` starts an escape the text form writes."""
+        t = self.t
+        nxt = t[pos + 1:pos + 2]
+        if nxt in ("u", "U"):
+            digits = t[pos + 2:pos + (6 if nxt == "u" else 10)]
+            return len(digits) == (4 if nxt == "u" else 8) and all(d in _HEX_DIGITS for d in digits)
+        return nxt in _ESCAPES
 
     def name_or_text(self) -> tuple[str, int]:
         """A player's name, a move or a key: bare or quoted."""
@@ -991,18 +1089,23 @@ class _Reader:
             if c in _MOVE_CHARS and has_moves:
                 # A move without its number: a forum's Markdown made the
                 # moves a numbered list and its rendering dropped the numbers.
+                self.signs += 1
                 entries.append(self.entry(len(entries) + 1, numbered=False))
                 continue
             self.unexpected("a tag, a numbered move or the END line")
-        if cls is Log:
-            value = self.finish_log(got, maps, entries, head, begin, end)
-        else:
-            value = self.finish_view(cls, got, maps, head, begin, end)
-        if check is None:
-            self.fail("no [Check ...] line: the text was cut short or a line was lost", end)
-        if check[0].lower() != check_sum(value):
-            self.fail("the check sum does not match what the text holds: a line was lost or "
-                      "changed on the way (ask for it again)", check[1])
+        try:
+            if cls is Log:
+                value = self.finish_log(got, maps, entries, head, begin, end)
+            else:
+                value = self.finish_view(cls, got, maps, head, begin, end)
+            if check is None:
+                self.fail("no [Check ...] line: the text was cut short or a line was lost", end)
+            if check[0].lower() != check_sum(value):
+                self.fail("the check sum does not match what the text holds: a line was lost or "
+                          "changed on the way (ask for it again)", check[1])
+        except BadLogError:
+            self.checked = True  # it parsed: what it holds is not what was written
+            raise
         return value
 
     def close_tag(self, name: str, start: int) -> None:
@@ -1324,7 +1427,8 @@ class Damaged:
 
 
 def scan(text: str, source: str = "text", *, json_too: bool = True,
-         damaged: list[Damaged] | None = None) -> list[Found]:
+         damaged: list[Damaged] | None = None,
+         markdown: tuple[str, ...] = ("soft", "page")) -> list[Found]:
     """Every log and view file in ``text``, in the order they appear: text-form
     blocks (quoted in mail or not) and, with ``json_too``, JSON files pasted
     in it.
@@ -1332,6 +1436,12 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
     A damaged copy raises :class:`BadLogError` (see :func:`settle`); with
     ``damaged`` given, damaged copies are added to it instead, for a caller
     that reads several texts (the parts of a mail) to settle at the end.
+    A block that does not read is read again as a rendered Markdown post
+    would have it (``markdown``): ``"soft"``, as a browser shows the post
+    (only soft breaks are line breaks), ``"page"``, as the page holds it
+    (with the ``\\`` of each soft break's ``<br>`` put back), ``"html"``,
+    the same from a page known to be a rendered post; ``()`` for a text
+    known to be no such post (the HTML source of a page).
     """
     try:
         found, problems = _scan(text, source, json_too)
@@ -1346,11 +1456,18 @@ def scan(text: str, source: str = "text", *, json_too: bool = True,
                 again, still = _scan(quiet, source, json_too)
                 if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
                     found, problems = again, still
-        if (problems or not found) and _may_hold(text):
-            # The text of a rendered Markdown post: a line break inside a
-            # string is a soft break whose "\" was eaten (the check sum tells).
-            again, still = _scan(text, source, json_too, eaten=True)
-            if len(again) > len(found) or (len(again) == len(found) and len(still) < len(problems)):
+        budget = [_SEARCH_CHARS]  # for every reading below
+        for way in markdown:
+            if not (problems or not found) or not _may_hold(text):
+                break
+            # The text of a rendered Markdown post (_read_block): as a
+            # browser shows it, a line break inside a string is a soft break
+            # whose "\" was eaten; as the page holds it, not. Either way, the
+            # "\" of escapes may have been eaten (the check sum tells).
+            again, still = _scan(text, source, json_too, markdown=way, budget=budget)
+            if len(again) > len(found) or (len(again) == len(found) and (
+                    len(still) < len(problems) or (len(still) == len(problems) and _forum(still)
+                                                   and not _forum(problems)))):
                 found, problems = again, still
     except BadLogError:
         raise
@@ -1414,19 +1531,22 @@ def _may_hold(text: str) -> bool:
     return any(ch in text for ch in _INVISIBLE) or "adjudicator" in text.lower()
 
 
-def _scan(text: str, source: str, json_too: bool,
-          eaten: bool = False) -> tuple[list[Found], list[Damaged]]:
+def _scan(text: str, source: str, json_too: bool, markdown: str = "",
+          budget: list[int] | None = None) -> tuple[list[Found], list[Damaged]]:
     if not _may_hold(text):
         return [], []
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped: list[str] = []
     depths: list[int] = []
-    for raw in _split_lines(text):
+    indented: set[int] = set()
+    for number, raw in enumerate(_split_lines(text), 1):
         m = _QUOTE_PREFIX.match(raw)
         assert m is not None  # the pattern matches the empty string too
         depths.append(m[1].count(">"))
         stripped.append(raw[m.end():])
+        if len(m[0]) - len(m[0].rstrip(" \t")) > (1 if m[1] else 0):  # ("> " is quoting)
+            indented.add(number)
     starts = [0]
     for s in stripped[:-1]:
         starts.append(starts[-1] + len(s) + 1)
@@ -1456,7 +1576,8 @@ def _scan(text: str, source: str, json_too: bool,
     nstarts = [0]
     for s in norm[:-1]:
         nstarts.append(nstarts[-1] + len(s) + 1)
-    reader = _Reader("\n".join(norm), nstarts, source, eaten)
+    reader = _Reader("\n".join(norm), nstarts, source, markdown)
+    reader.indented = frozenset(indented)
     found: list[Found] = []
     damaged: list[Damaged] = []
     blocks: list[tuple[int, int]] = []  # lines
@@ -1472,8 +1593,7 @@ def _scan(text: str, source: str, json_too: bool,
             if kind not in KINDS:
                 reader.fail(f"a BEGIN ADJUDICATOR {m[1]} line: this tool reads LOG and VIEW "
                             "blocks", m.start())
-            reader.pos = m.end()
-            value = reader.block(kind, m.start())
+            value = _read_block(reader, kind, m.start(), m.end(), budget or [0])
         except BadLogError as e:
             # Read on after the BEGIN line: a copy below may be intact.
             damaged.append(Damaged(e, line, depths[line - 1]))
@@ -1509,6 +1629,75 @@ def _scan(text: str, source: str, json_too: bool,
             found.append(Found(value, line, depths[line - 1], "json", f"line {line}"))
     found.sort(key=lambda f: f.line)
     return found, damaged
+
+
+class ForumDamageError(BadLogError):
+    """A text form that a forum's Markdown damaged beyond repair."""
+
+
+def _forum(damaged: list[Damaged]) -> bool:
+    return any(isinstance(d.error, ForumDamageError) for d in damaged)
+
+
+#: Bounds on the search for what Markdown ate from a block (_read_block):
+#: readings tried for one block, and characters read by them all in one
+#: call of scan (some 0.3 s). A hostile post
+#: costs at most that, then is refused like any damaged one.
+_SEARCH_TRIES = 32
+_SEARCH_CHARS = 300_000
+
+
+def _read_block(reader: _Reader, kind: str, begin: int, after: int, budget: list[int]) -> Any:
+    """The block whose BEGIN line is at ``begin`` (its text from ``after``).
+
+    In a rendered Markdown post (``reader.markdown``) a ``\\`` may have been
+    eaten before punctuation: ``\\"`` and ``\\}`` became ``"`` and ``}``, and
+    ``\\\\`` became ``\\``. Where the likeliest reading of each such place
+    fails (it does not parse, or the digest chain or the check sum do not
+    match), readings that deviate from it at a few places are tried, the
+    cheapest first (a best-first search over the places the failed readings
+    met, each deviation with a cost for how unlikely it is); a wrong
+    reading is always caught by the check sum, so the first one that passes
+    is the text that was written. The search is bounded (_SEARCH_TRIES,
+    _SEARCH_CHARS). A block it cannot mend, with the signs of a Markdown
+    rendering, is refused with a :class:`ForumDamageError` that says so."""
+    reader.pos, reader.deviate, reader.trail, reader.signs, reader.checked = after, {}, [], 0, False
+    reader.breaks = [0, 0]
+    if not reader.markdown:
+        return reader.block(kind, begin)
+    try:
+        return reader.block(kind, begin)
+    except BadLogError as e:
+        first = e
+    if not (reader.signs or reader.markdown == "html" or reader.breaks[1] and not reader.breaks[0]):
+        raise first
+    heap: list[tuple[int, int, int, dict[int, bool], int]] = []
+    order = itertools.count()
+
+    def grow(cost: int, deviate: dict[int, bool], last: int) -> None:
+        failed = reader.pos
+        budget[0] -= max(failed - after, 1)
+        checked = reader.checked
+        for pos, step in reader.trail:
+            if pos > last:  # each set of deviations is tried once, in the order met
+                # Near where the reading failed first; once it parses, near
+                # the last deviation (damage comes in clusters: one comment).
+                near = pos - last if checked else failed - pos
+                heapq.heappush(heap, (cost + step, near, next(order), {**deviate, pos: True}, pos))
+
+    grow(0, {}, -1)
+    tries = 0
+    while heap and tries < _SEARCH_TRIES and budget[0] > 0:
+        cost, _, _, deviate, last = heapq.heappop(heap)
+        tries += 1
+        reader.pos, reader.deviate, reader.trail, reader.checked = after, deviate, [], False
+        try:
+            return reader.block(kind, begin)
+        except BadLogError:
+            grow(cost, deviate, last)
+    raise ForumDamageError(f"{first}; the text looks damaged by a forum's Markdown (posted "
+                           "outside a code block, some of it was taken for markup): post it "
+                           "with 'adjudicator convert LOG --to forum'") from None
 
 
 def _json_at(plain: str, start: int, end: int, fmt: str, source: str) -> Log | ViewFile:

@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from adjudicator import html, match
+from adjudicator import html, match, narrating
 from test_html import EXAMPLE, HOSTILE, all_views, hostile_log, replay_of
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -95,6 +95,14 @@ class Replay:
     @property
     def ply(self) -> int:
         return int(self.el("ply").text)
+
+    def legal(self) -> list[str]:
+        """The legal moves as the page shows them, the list opened: one line each."""
+        if not self.el("legal-box").get_attribute("open"):
+            self.driver.find_element(self.by.CSS_SELECTOR, "#legal-box > summary").click()
+        items = self.el("legal").find_elements(self.by.TAG_NAME, "li")
+        assert all(item.is_displayed() for item in items)
+        return [item.text for item in items]
 
     @property
     def move(self) -> str:
@@ -203,7 +211,9 @@ def test_switching_viewer_keeps_the_position_and_shows_the_legal_moves(browser, 
     legal = [game.format_move(rep.states[2], m) for m in game.legal_moves(rep.states[2])]
     assert page.el("legal-box").is_displayed()
     assert page.el("legal-count").text == str(len(legal))
-    assert page.el("legal").get_attribute("textContent") == "  ".join(legal)
+    # Each move with its words, as legal --explain says them (issue #26).
+    said = narrating.explained(game, game.view(rep.states[2], seat), legal)
+    assert page.legal() == [f"{m} {w}" for m, w in said]
     page.el("picture").click()  # the focus away from the <select>: the keys step again
     page.press(RIGHT)
     assert page.ply == 3 and f"as seen by {name}" in page.picture_title
@@ -304,7 +314,8 @@ def test_an_open_game_opens_on_the_player_to_move_with_the_legal_moves(browser, 
     assert f"as seen by {mover}" in page.picture_title
     legal = [game.format_move(rep.states[n], m) for m in game.legal_moves(rep.states[n])]
     assert page.el("legal-box").is_displayed()
-    assert page.el("legal").get_attribute("textContent") == "  ".join(legal)
+    said = narrating.explained(game, game.view(rep.states[n], game.to_move(rep.states[n])), legal)
+    assert page.legal() == [f"{m} {w}" for m, w in said]
     choice = Select(page.el("viewer"))
     assert choice.first_selected_option.text == "player to move"
     page.press(HOME)  # the view follows whoever is to move
@@ -342,6 +353,12 @@ def test_without_javascript_the_page_shows_a_picture(browser, open_page):
         assert svg.is_displayed() and svg.rect["width"] > 300
         assert browser.find_element(By.ID, "move").text.startswith(f"Move {n}: ")
         assert browser.find_element(By.ID, "legal-box").is_displayed()
+        browser.find_element(By.CSS_SELECTOR, "#legal-box > summary").click()
+        game, state = rep.game, rep.states[n]
+        legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+        said = narrating.explained(game, game.view(state, game.to_move(state)), legal)
+        shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#legal li")]
+        assert shown == [f"{m} {w}" for m, w in said]  # the words without a script too
         assert not browser.find_element(By.ID, "bar").is_displayed()
         shot = decode_png(browser.get_screenshot_as_png())
         assert BLUE in shot.colours(), "the picture was not drawn"
@@ -388,18 +405,22 @@ def test_a_forum_post_reads_back_from_the_text_a_browser_shows(browser, tmp_path
     block ``convert --to forum`` writes or bare, rendered (markdown-it-py,
     CommonMark), shown in Chromium and copied as the browser gives its text
     (``innerText``): it reads back. Bare, Markdown ate the soft breaks'
-    ``\\`` and the moves' numbers; the reader makes up for both."""
+    ``\\``, the moves' numbers and the ``\\`` of escapes; the reader makes
+    up for all three. The text Chromium shows is the one the tests' own
+    ``inner_text`` makes (tests/test_forums.py)."""
     from markdown_it import MarkdownIt
     from test_textform import views
 
     from adjudicator import log, mailparse, textform
 
-    value = views()[0]  # no comment: nothing Markdown would eat for good
+    # A move with a comment full of what Markdown eats ("\\}", "\\\\"), in a
+    # game under way (its moves a list): the reader puts it back.
+    value = next(v for v in views() if v.log.moves and "\\}" in textform.dumps(v))
     text = textform.forum(value) if fenced else textform.dumps(value)
     assert "\\\n" in textform.dumps(value)  # it has soft breaks
     page = tmp_path / "post.html"
-    page.write_text("<!DOCTYPE html><meta charset=utf-8><title>post</title><body>"
-                    + MarkdownIt("commonmark").render("Round 2, over to you:\n\n" + text + "\nCheers\n"),
+    post = MarkdownIt("commonmark").render("Round 2, over to you:\n\n" + text + "\nCheers\n")
+    page.write_text("<!DOCTYPE html><meta charset=utf-8><title>post</title><body>" + post,
                     encoding="utf-8")
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.get(page.as_uri())
@@ -407,6 +428,13 @@ def test_a_forum_post_reads_back_from_the_text_a_browser_shows(browser, tmp_path
     assert "Round 2" in shown and "Cheers" in shown
     assert log.encode(mailparse.extract(shown)) == log.encode(value)
     assert log.encode(mailparse.extract(page.read_text())) == log.encode(value)
+    if not fenced:
+        from test_forums import inner_text
+
+        def lines(text: str) -> list[str]:
+            return [line for line in text.splitlines() if line.strip()]
+
+        assert lines(shown) == lines(inner_text(post))
 
 
 # --- a PNG decoder, enough for Chromium's screenshots -----------------------------------------

@@ -104,3 +104,45 @@ def test_a_large_file_holding_no_log_is_refused_fast(monkeypatch) -> None:
     data = junk * (50_000_000 // len(junk))  # 50 MB of text naming no log
     with pytest.raises(BadLogError, match="holds no adjudicator log or view file"):
         mailparse.extract_found(data, "big.txt")
+
+
+def test_turn_of_time_says_tie_order_in_kebab_case_like_every_parameter(tmp_path: Path) -> None:
+    """Every parameter reads ``tie-order``-style to a person (help, lists,
+    errors, the rules text, the docs); the log's JSON keeps its key
+    ``tie_order`` (file formats do not change), which the notation says once."""
+    from test_cli import edited
+
+    out: list[str] = []
+    path = tmp_path / "tot.json"
+    for args, code in [
+        (("new", "turn-of-time", "--players", "ann,bob", "--seed", "7", "--param",
+          "tie_order=seasons", "-o", path), 0),
+        (("games",), 0), (("games", "-h"), 0), (("new", "-h"), 0), (("show", path), 0),
+        (("legal", path, "--explain"), 0), (("replay", path), 0), (("audit", path), 0),
+        (("validate", path), 0),
+        (("new", "turn-of-time", "--players", "ann,bob", "--param", "tie_order=x"), 1),
+        (("new", "turn-of-time", "--players", "ann,bob", "--param", "tieorder=x"), 1),
+    ]:  # (the last two: errors)
+        r = run(*args, code=code)
+        out.append(r.stdout + r.stderr)
+    run("extend", path, run("legal", path).stdout.split()[0])
+    out.append(run("show", path).stdout)
+    assert "--param tie-order=players" in out[1]
+    assert "parameter 'tie-order': 'x' is not one of players, seasons" in out[-3]
+    assert "(its parameters: absent-doubles, goal, tie-order)" in out[-2]
+    # A log of rules version 1 that records the parameter version 2 brought in.
+    old = tmp_path / "old.json"
+    old.write_bytes(edited(path.read_bytes(), lambda d: d.update(rules=1)))
+    r = run("validate", old, code=1)
+    assert "parameter 'tie-order' came with rules version 2" in r.stdout + r.stderr
+    out.append(r.stdout + r.stderr)
+    rules = run("rules", "turn-of-time").stdout
+    assert rules.count("tie_order") == 1 and "is the key `tie_order`" in rules
+    out.append(rules.replace("is the key `tie_order`", ""))
+    root = Path(__file__).resolve().parents[1]
+    out += [(root / "README.md").read_text(encoding="utf-8").replace(
+        "`tie-order` or `tie_order`", ""), (root / "examples" / "README.md").read_text(
+        encoding="utf-8"), (root / "notation" / "README.md").read_text(encoding="utf-8")]
+    for text in out:
+        assert "tie_order" not in text, text
+    assert "tie_order" in path.read_text()  # the JSON key, as logs have it

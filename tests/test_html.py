@@ -17,7 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from adjudicator import games, html, log as logmod, match
+from adjudicator import games, html, log as logmod, match, narrating
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -219,8 +219,10 @@ def test_frames_list_the_legal_moves_only_for_the_viewer_to_move(monkeypatch):
             if game.to_move(state) == seat:
                 assert frame.legal == tuple(game.format_move(state, m)
                                             for m in game.legal_moves(state))
+                assert frame.explained == tuple(game.describe(game.view(state, seat), m)
+                                                for m in frame.legal)
             else:
-                assert frame.legal is None
+                assert frame.legal is None and frame.explained is None
 
 
 def test_views_label_the_public_view_and_each_player(monkeypatch):
@@ -329,7 +331,9 @@ def test_a_game_under_way_opens_on_the_player_to_move_with_the_legal_moves():
     seat = game.to_move(rep.states[n])
     assert f'<figure id="picture" aria-live="polite">{views[seat + 1][1][n].picture.rstrip()}</figure>' in text
     legal = [game.format_move(rep.states[n], m) for m in game.legal_moves(rep.states[n])]
-    assert parsed.text["legal"] == "  ".join(legal)
+    # Each legal move with its words, as legal --explain says them.
+    said = narrating.explained(game, game.view(rep.states[n], seat), legal)
+    assert parsed.text["legal"] == "".join(f"\n{m} {w}" for m, w in said)
     assert parsed.text["ply"] == str(n) and parsed.text["move"].startswith(f"Move {n}: ")
     assert parsed.text["turn"] == f"To move: {rep.players[seat]}"
     assert f"move {n}" in parsed.text["nojs"]

@@ -40,7 +40,7 @@ def list_games(json_: JsonOpt = False) -> None:
         counts = ", ".join(str(n) for n in g.players)
         typer.echo(f"{g.id}  {g.title}  (players: {counts}; notation: adjudicator rules {g.id})")
         for p in g.params:
-            typer.echo(f"    --param {p.name}={p.default}   [{p.describe()}; {p.applies}]")
+            typer.echo(f"    --param {p.label}={p.default}   [{p.describe()}; {p.applies}]")
             typer.echo(textwrap.fill(p.help, width=78, initial_indent="        ",
                                      subsequent_indent="        "))
 
