@@ -326,3 +326,23 @@ def test_the_readme_steps_run_an_event_as_written(tmp_path: Path, smtp: SMTPServ
     assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "club-atlas.zip").is_file()
     assert len(list((tmp_path / "site" / "replays").glob("*.html"))) == 9
 
+
+def test_the_readme_edits_of_the_tournament_file_are_read(tmp_path: Path) -> None:
+    """Step 2's two TOML blocks: the first lists lines the file already
+    holds (edited, not added: a key twice is an error), the second is added
+    at its end for the 15 Days event, and is read."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Running a tournament\n", 1)[1].split("\n## ", 1)[0]
+    held, added = [re.sub(r"(?m)^   ", "", b) for b in re.findall(r"```toml\n(.*?)```", section, re.S)]
+    (tmp_path / "players.txt").write_text("".join(f"{p} {p}@example.org\n" for p in NAMES))
+    run("tournament", "new", tmp_path / "club", "--name", "Club 15 Days", "--id", "fd26", "--game",
+        "fifteen-days", "--players", tmp_path / "players.txt", "--rounds", 3, "--tables", "4,3",
+        "--seed", "spring")
+    written = (tmp_path / "club" / event.FILE).read_text()
+    for line in held.splitlines():
+        assert line.split("#")[0].strip() in written.splitlines()
+    (tmp_path / "club" / event.FILE).write_text(written + "\n" + added)
+    t = event.load(tmp_path / "club")
+    assert t.params == {"first-player": "seat-0"} and t.points == {3: (6, 3, 0), 4: (6, 4, 2, 0)}
