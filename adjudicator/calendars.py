@@ -80,7 +80,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from icalendar import Calendar, Event
 
-__all__ = ["PRODID", "attach", "cancel", "due", "read", "uid"]
+__all__ = ["PRODID", "attach", "cancel", "checked", "due", "read", "uid"]
 
 PRODID = "-//adjudicator//referee//EN"
 
@@ -184,10 +184,38 @@ def attach(message: EmailMessage, ics: bytes) -> None:
     ``multipart/mixed``. A message that already carries a calendar, or that
     is signed or encrypted (attach before signing), is refused.
     """
-    from icalendar import Calendar
-
     if not isinstance(message, MIMEPart):
         raise TypeError("attach needs an email.message.EmailMessage")
+    text, method, cte = checked(ics)
+    for part in message.walk():
+        if part.get_content_type() == "text/calendar":
+            raise ValueError("the message already carries a calendar")
+        if part.get_content_type() in ("multipart/signed", "multipart/encrypted"):
+            raise ValueError("a signed or encrypted message cannot take a calendar: attach before signing")
+    content: dict[str, Any] = {
+        "subtype": "calendar", "charset": "utf-8", "cte": cte,
+        "params": {"method": method},
+    }
+    body = _body(message)
+    if body is None:
+        if not message.is_multipart():
+            message.make_mixed()
+        message.add_attachment(text, disposition="inline", **content)
+        return
+    if body.get_content_type() != "multipart/alternative":
+        body.make_alternative()
+    body.add_alternative(text, **content)
+
+
+def checked(ics: bytes) -> tuple[str, str, str]:
+    """The calendar ``ics`` as :func:`attach` puts it in a mail: its text,
+    its METHOD and the part's transfer encoding (``7bit`` or
+    ``quoted-printable``). Raises :class:`ValueError` for what is no iMIP
+    calendar (not UTF-8, a line break other than CRLF, no METHOD). A mail
+    writer that builds the MIME structure itself (the referee's,
+    :func:`adjudicator.postal.compose.mime`) checks a calendar here first."""
+    from icalendar import Calendar
+
     try:
         text = ics.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -201,24 +229,7 @@ def attach(message: EmailMessage, ics: bytes) -> None:
     method = str(parsed.get("METHOD", "")).upper() if isinstance(parsed, Calendar) else ""
     if not re.fullmatch(r"[A-Z][A-Z-]*", method):
         raise ValueError("an iMIP calendar has a METHOD (RFC 6047 section 2.4)")
-    for part in message.walk():
-        if part.get_content_type() == "text/calendar":
-            raise ValueError("the message already carries a calendar")
-        if part.get_content_type() in ("multipart/signed", "multipart/encrypted"):
-            raise ValueError("a signed or encrypted message cannot take a calendar: attach before signing")
-    content: dict[str, Any] = {
-        "subtype": "calendar", "charset": "utf-8", "cte": _transfer_encoding(text),
-        "params": {"method": method},
-    }
-    body = _body(message)
-    if body is None:
-        if not message.is_multipart():
-            message.make_mixed()
-        message.add_attachment(text, disposition="inline", **content)
-        return
-    if body.get_content_type() != "multipart/alternative":
-        body.make_alternative()
-    body.add_alternative(text, **content)
+    return text, method, _transfer_encoding(text)
 
 
 def read(message: Message) -> list[Calendar]:

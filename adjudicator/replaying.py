@@ -45,6 +45,9 @@ class _Events:
         self.pending: events.Pending | None = None
         self.stand_in: str | None = None  # the player whose move a stand-in plays next
         self.previous: str | None = None  # the text of the entry before
+        # The clock read as far as the last act checked (each act goes on from there).
+        self.clock = (clock.Running(log) if log.time is not None and log.started is not None
+                      else None)
 
     def apply(self, state: Any, history: list[Any], by: str, text: str,
               number: int = 0, at: str | None = None) -> Any:
@@ -63,7 +66,7 @@ class _Events:
                                        "of the clock", clock.CLAUSE)
             seat = game.to_move(state)
             to_move = None if seat is None else players[seat]
-            clock.check_event(self.log, number, text, at, to_move, self.previous)
+            clock.check_event(self.log, number, text, at, to_move, self.previous, self.clock)
             self.previous = text
             if act == "stand-in":
                 self.stand_in = clock.act_parts(text)[1][0]

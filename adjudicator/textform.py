@@ -54,7 +54,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal, NoReturn, Union
 
 import msgspec
@@ -596,8 +596,8 @@ def _write_moves(lg: Log, lines: list[str]) -> None:
     width = len(str(n))
     by_width = max((len(_aligned(e.by) or "") for e in lg.moves), default=0)
     for number, e in enumerate(lg.moves, 1):
-        lines += _entry_lines(e, number, digest, "", width, by_width, "")
-        computed = _entry_digest(digest, _entry_dict(e))
+        written, computed = _listed(e, number, digest, width, by_width)
+        lines += written
         digest = _next(computed, e.digest)
 
 
@@ -609,6 +609,17 @@ def _aligned(by: str) -> str | None:
         return by
     written = _quoted(by)
     return written if " " in by and "\\" not in written else None
+
+
+@lru_cache(maxsize=8192)
+def _listed(e: MoveEntry, number: int, previous: bytes, width: int,
+            by_width: int) -> tuple[tuple[str, ...], bytes]:
+    """Entry ``number`` of a log's moves, written, and its digest worked out.
+    Kept for the next time (entries are immutable): the referee by mail
+    writes every entry of a game again in each of its mails, and writing a
+    long game's entries was most of the time a move took."""
+    return (tuple(_entry_lines(e, number, previous, "", width, by_width, "")),
+            _entry_digest(previous, _entry_dict(e)))
 
 
 def _entry_lines(

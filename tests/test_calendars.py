@@ -439,6 +439,52 @@ def test_a_mail_read_from_bytes_takes_a_calendar_too() -> None:
     assert [c.to_ical() for c in calendars.read(back)] == [ics]
 
 
+def tree(msg: Message) -> list[tuple[int, str, str | None, object]]:
+    """Every part of ``msg``, depth first: its depth, type, file name and
+    decoded content (the text as the reader gets it, CRLF or not)."""
+    out: list[tuple[int, str, str | None, object]] = []
+
+    def walk(part: Message, depth: int) -> None:
+        content = None
+        if not part.is_multipart():
+            data = part.get_payload(decode=True)
+            content = data.replace(b"\r\n", b"\n") if isinstance(data, bytes) else data
+        out.append((depth, part.get_content_type(), part.get_filename(), content))
+        if part.is_multipart():
+            for inner in part.get_payload():  # type: ignore[union-attr]
+                walk(inner, depth + 1)
+
+    walk(msg, 0)
+    return out
+
+
+@pytest.mark.parametrize("attachments", [True, False])
+def test_the_referees_own_writer_puts_the_calendar_where_attach_does(attachments: bool) -> None:
+    """The referee writes its mails itself (postal.compose.mime: the email
+    package took most of a timed game's time); a reader finds the same
+    parts, headers and calendar as in the mail attach makes."""
+    from adjudicator.postal.compose import mime
+
+    ics = request()
+    msg = body_mail(attachments=attachments)
+    calendars.attach(msg, ics)
+    _, expected = sent(msg)
+    headers = [(k, str(v)) for k, v in msg.items() if k not in ("MIME-Version", "Content-Type",
+                                                                "Content-Transfer-Encoding")]
+    files = [("cup-1.txt", "text/plain", b"the log\n"),
+             ("cup-1.png", "image/png", b"\x89PNG\r\n\x1a\n-picture-")] if attachments else []
+    text, method, cte = calendars.checked(ics)
+    assert (method, cte) == ("REQUEST", "7bit")
+    data = mime(headers, "Your move in cup-1.\n", files, "seed", calendar=(text, method))
+    back = email.message_from_bytes(data, policy=policy.default)
+    assert tree(back) == tree(expected)
+    assert [c.to_ical() for c in calendars.read(back)] == [ics]
+    assert calendar_parts(back)[0]["Content-Type"] == calendar_parts(expected)[0]["Content-Type"]
+    assert back["Subject"] == "[cup-1] Your move" and back["MIME-Version"] == "1.0"
+    assert data == mime(headers, "Your move in cup-1.\n", files, "seed", calendar=(text, method))
+    assert not re.search(rb"(?<!\r)\n", data) and max(map(len, data.split(b"\r\n"))) <= 78
+
+
 def test_read_finds_nothing_in_a_mail_without_a_calendar() -> None:
     _, back = sent(body_mail())
     assert calendars.read(back) == []

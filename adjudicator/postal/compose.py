@@ -92,6 +92,12 @@ class Composer:
         text = body if body.endswith("\n") else body + "\n"
         if calendar is None:
             return mime(headers, text, attachments, seed)
+        from .. import calendars
+
+        ics, method, cte = calendars.checked(calendar)
+        if cte == "7bit" and text.isascii():
+            return mime(headers, text, attachments, seed, calendar=(ics, method))
+        # A calendar in quoted-printable (a name in UTF-8): the email package's way.
         msg = EmailMessage(policy=policy.SMTP)
         for name, value in headers:
             msg[name] = value
@@ -103,8 +109,6 @@ class Composer:
                                    cte="7bit", filename=filename)
             else:
                 msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
-        from .. import calendars
-
         calendars.attach(msg, calendar)
         return msg.as_bytes()
 
@@ -229,15 +233,40 @@ class Composer:
 
 
 def mime(headers: Sequence[tuple[str, str]], body: str,
-         attachments: Sequence[tuple[str, str, bytes]], seed: str) -> bytes:
+         attachments: Sequence[tuple[str, str, bytes]], seed: str,
+         calendar: tuple[str, str] | None = None) -> bytes:
     """A mail of ASCII text with ``attachments``, written out directly in the
     shape the email package gives it (each header folded by it): the
     referee writes thousands, and building each as an
     :class:`~email.message.EmailMessage` cost more than deciding the move.
-    Its boundary comes from ``seed``, so the same mail is the same bytes."""
+    Its boundaries come from ``seed``, so the same mail is the same bytes.
+
+    ``calendar`` (its ASCII text, checked by :func:`calendars.checked`, and
+    its METHOD) goes where :func:`calendars.attach` puts it: the body and
+    the calendar are the two sides of a ``multipart/alternative`` (in a
+    timed game every mail has one, and the email package took four times
+    as long as everything else to write such a mail)."""
     import base64
 
     crlf = "\r\n"
+
+    def boundary_of(salt: str, parts: Sequence[str]) -> str:
+        tag = hashlib.sha256((salt + seed).encode("utf-8", "replace")).hexdigest()[:19]
+        boundary = f"==============={tag}=="
+        while any(boundary in part for part in parts):  # never inside what it separates
+            boundary = "=" + boundary
+        return boundary
+
+    def multipart(kind: str, parts: Sequence[str], salt: str) -> str:
+        """The Content-Type header, a blank line and ``parts`` between boundaries."""
+        boundary = boundary_of(salt, parts)
+        kind_line = f'Content-Type: multipart/{kind}; boundary="{boundary}"'
+        out = [kind_line if len(kind_line) <= 78 else
+               f'Content-Type: multipart/{kind};{crlf} boundary="{boundary}"', crlf, crlf]
+        for part in parts:
+            out += ["--", boundary, crlf, part, crlf]
+        out += ["--", boundary, "--", crlf]
+        return "".join(out)
 
     def lines(text: str) -> str:  # line breaks as the email package sees them: CR, LF, CRLF
         return crlf.join(line.decode("ascii") for line in text.encode("ascii").splitlines()) + crlf
@@ -252,9 +281,16 @@ def mime(headers: Sequence[tuple[str, str]], body: str,
     head += "MIME-Version: 1.0" + crlf
     text_type = 'Content-Type: text/plain; charset="us-ascii"' + crlf + \
         "Content-Transfer-Encoding: 7bit" + crlf
+    text = text_type + crlf + lines(body)
+    if calendar is not None:
+        ics, method = calendar
+        text = multipart("alternative", [text, (
+            "Content-Transfer-Encoding: 7bit" + crlf +
+            f'Content-Type: text/calendar; charset="utf-8"; method="{method}"' + crlf +
+            "MIME-Version: 1.0" + crlf + crlf + lines(ics))], "alternative:")
     if not attachments:
-        return (head + text_type + crlf + lines(body)).encode("ascii")
-    parts = [text_type + crlf + lines(body)]
+        return (head + text).encode("ascii")
+    parts = [text]
     for filename, ctype, data in attachments:
         disposition = fold("Content-Disposition", f'attachment; filename="{filename}"')
         if ctype.startswith("text/"):
@@ -265,15 +301,7 @@ def mime(headers: Sequence[tuple[str, str]], body: str,
             encoded = base64.encodebytes(data).decode("ascii")
             parts.append(f"Content-Type: {ctype}" + crlf + "Content-Transfer-Encoding: base64" +
                          crlf + disposition + "MIME-Version: 1.0" + crlf + crlf + lines(encoded))
-    tag = hashlib.sha256(seed.encode("utf-8", "replace")).hexdigest()[:19]
-    boundary = f"==============={tag}=="
-    while any(boundary in part for part in parts):  # never inside what it separates
-        boundary = "=" + boundary
-    out = [head, f'Content-Type: multipart/mixed; boundary="{boundary}"', crlf, crlf]
-    for part in parts:
-        out += ["--", boundary, crlf, part, crlf]
-    out += ["--", boundary, "--", crlf]
-    return "".join(out).encode("ascii")
+    return (head + multipart("mixed", parts, "")).encode("ascii")
 
 
 def how_to_answer(to_move: bool, signs: bool = False, example: str = "") -> list[str]:
