@@ -29,8 +29,7 @@ def simulate(
     game's seed) and the label ``"simulate"``, so the same arguments always
     give the same log.
     """
-    log, game, state = new_log_and_state(game_id, players, seed, params,
-                                         checked=accelerated.checked_new)
+    log, game, state = accelerated.new_open(game_id, players, seed, params)
     rng = Chance(seed if play_seed is None else play_seed, "simulate")
     players = log.players
     whole = None if game.fast is None else game.fast.fast_game(state, rng.below, max_moves)
