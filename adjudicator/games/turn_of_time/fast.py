@@ -14,6 +14,7 @@ move by move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from msgspec.structs import replace
@@ -391,14 +392,17 @@ def fast_game(
         # code square by square in the order of their names, each square's
         # in the order of its orders; only the one picked is made.
         hand = deck[drawn : drawn + 1] if drawn < size else hands[seat]
-        codes = codes_of.get(hand) or _codes(hand)
+        codes, of_codes = codes_of.get(hand) or _codes(hand)
         if placed:
-            squares = [sq for sq in _OPEN.get(box) or _open(box) if open_moves[sq] is not None]
+            squares = _OPEN.get(box) or _open(box)
+            counts = [m[1] for sq in squares if (m := open_moves[sq]) is not None]
         else:  # 5.1a: the first card goes on d4
-            squares = [CENTRE]
+            squares = (CENTRE,)
             open_moves[CENTRE] = sig_moves[0] or _sig_moves(0)
-        counts = [open_moves[sq][1] for sq in squares]
-        totals = [sum([count[i] for count in counts]) for i in codes]
+            counts = [open_moves[CENTRE][1]]
+        # How many moves each code has on all the open squares, and the code
+        # and the square of the move picked.
+        totals = list(map(sum, zip(*map(of_codes, counts))))
         k = pick(sum(totals))
         i = 0
         while k >= totals[i]:
@@ -406,10 +410,11 @@ def fast_game(
             i += 1
         code = codes[i]
         for sq in squares:
-            oids = open_moves[sq][0][code]
-            if k < len(oids):
-                break
-            k -= len(oids)
+            if (m := open_moves[sq]) is not None:
+                if k < m[1][code]:
+                    break
+                k -= m[1][code]
+        oids = m[0][code]
         oid = oids[k]
         text = base[code][sq] + suffix[oid]
         known = _KNOWN[code * OFF + sq]
@@ -487,15 +492,18 @@ def _sig_moves(sig: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     return out
 
 
-# Per hand: its card codes (both faces of each card), ascending: the order
-# of the listing.
-_CODES: dict[tuple[int, ...], tuple[int, ...]] = {}
+# Per hand: its card codes (both faces of each card), ascending (the order
+# of the listing), and what takes their entries out of a tuple by code.
+_CODES: dict[tuple[int, ...], tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]] = {}
 
 
-def _codes(hand: tuple[int, ...]) -> tuple[int, ...]:
+def _codes(hand: tuple[int, ...]) -> tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]:
     if len(_CODES) > 10_000:
         _CODES.clear()
-    out = _CODES[hand] = tuple(sorted({c for k in hand for c in (k, flip(k))}))
+    codes = tuple(sorted({c for k in hand for c in (k, flip(k))}))
+    # A tuple even for one code: the slice of it.
+    of_codes = itemgetter(*codes) if len(codes) > 1 else itemgetter(slice(codes[0], codes[0] + 1))
+    out = _CODES[hand] = (codes, of_codes)
     return out
 
 
