@@ -14,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
 from . import games, seal
 from .chain import head_digest
 from .engine import Accelerator, GameSpec, Value
 from .log import Log, MoveEntry
 from .played import Replay
 from .starting import (
-    check_players, check_rules, check_seed, chance_seed, checked_players_and_params, resolve_params,
+    check_players, check_rules, check_seed, chance_seed, checked_players_and_params,
+    new_log_and_state, resolve_params,
 )  # fmt: skip
 from .errors import BadLogError, ParameterError
 
@@ -83,6 +86,33 @@ def checked_new(game_id: str, players: tuple[str, ...],
 
 
 _NEW_LOGS: dict[Any, tuple[GameSpec, tuple[str, ...], dict[str, Value]]] = {}
+
+
+def new_open(game_id: str, players: Sequence[str], seed: str,
+             params: Mapping[str, Any] | None = None) -> tuple[Log, GameSpec, Any]:
+    """:func:`starting.new_log_and_state` of an open game without keys, tags
+    or clock (self-play's): the first log of a game, names and parameters
+    made by it and kept; the next ones are that log with their own seed,
+    set up from it. Every check of the header but the seed's reads only
+    what the key holds, so a new seed is all that is left to check; an
+    empty one goes to the checked path, which refuses it."""
+    given = {} if params is None else params
+    try:
+        key: Any = (game_id, tuple(players), tuple(given.items()), tuple(map(type, given.values())))
+        kept = _OPEN_LOGS.get(key)
+    except TypeError:  # a name or a parameter that is no key: checked, not kept
+        key = kept = None
+    if kept is None or not seed:
+        log, game, state = new_log_and_state(game_id, players, seed, params, checked=checked_new)
+        if key is not None:
+            _remember(_OPEN_LOGS, key, (log, game))
+        return log, game, state
+    first, game = kept
+    log = replace(first, seed=seed)
+    return log, game, game.rules.setup(dict(first.params), log.players, seed)
+
+
+_OPEN_LOGS: dict[Any, tuple[Log, GameSpec]] = {}
 
 
 def started(log: Log) -> tuple[GameSpec, Any, Any]:
@@ -193,4 +223,5 @@ _PLAIN_HEADS: dict[Any, tuple[bytes, bytes | None]] = {}
 
 def sizes() -> dict[str, int]:
     """How many entries each remembered table holds now (each at most :data:`BOUND`)."""
-    return {"new logs": len(_NEW_LOGS), "starts": len(_STARTS), "plain headers": len(_PLAIN_HEADS)}
+    return {"new logs": len(_NEW_LOGS), "open logs": len(_OPEN_LOGS), "starts": len(_STARTS),
+            "plain headers": len(_PLAIN_HEADS)}

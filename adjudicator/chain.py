@@ -112,8 +112,16 @@ def sealed(log: Log, entries: Iterable[tuple[str, str, str | None]],
             # to write rather than write a log that no longer validates.
             raise BadLogError(f"this machine's clock says {stamp}, before the log's last "
                               f"entry ({last}): check the clock; nothing recorded")
-    links = [seal.Link(by, move, comment, stamp) for by, move, comment in entries]
-    for link, digest in zip(links, seal.chain(previous, links)):
-        out.append(MoveEntry(by=link.by, move=link.move, comment=link.comment, at=stamp,
-                             digest=digest.hex()))
+    # Links made as tuples (no call of Link's own __new__), entries given
+    # only the fields they set: self-play seals every move this way.
+    links = [_link(seal.Link, (by, move, comment, stamp)) for by, move, comment in entries]
+    append = out.append
+    for (by, move, comment, _), digest in zip(links, seal.chain(previous, links)):
+        if comment is None and stamp is None:
+            append(MoveEntry(by=by, move=move, digest=digest.hex()))
+        else:
+            append(MoveEntry(by=by, move=move, comment=comment, at=stamp, digest=digest.hex()))
     return tuple(out)
+
+
+_link = tuple.__new__

@@ -307,6 +307,16 @@ class Accelerator(Protocol):
         ``legal_moves`` lists it, or ``None`` to take those two (self-play's
         hot path)."""
 
+    def fast_game(
+        self, state: Any, pick: Callable[[int], int], limit: int | None = None
+    ) -> tuple[list[str], list[int], Any] | None:
+        """Self-play at once: from ``state``, the move ``moves[pick(len(moves))]``
+        of ``moves = legal_moves(state)`` at each position, until the game
+        ends or ``limit`` moves are played; the texts (as ``format_move``
+        spells them), the seats that played them and the state after the
+        last (as ``apply`` gives it). ``None`` to play move by move
+        (:meth:`fast_step`)."""
+
 
 def _layer(module: str) -> Any:
     return importlib.import_module(module)

@@ -29,9 +29,14 @@ def simulate(
     game's seed) and the label ``"simulate"``, so the same arguments always
     give the same log.
     """
-    log, game, state = new_log_and_state(game_id, players, seed, params,
-                                         checked=accelerated.checked_new)
+    log, game, state = accelerated.new_open(game_id, players, seed, params)
     rng = Chance(seed if play_seed is None else play_seed, "simulate")
+    players = log.players
+    whole = None if game.fast is None else game.fast.fast_game(state, rng.below, max_moves)
+    if whole is not None:  # the accelerator played the game at once
+        texts, seats, state = whole
+        played = [(players[seat], text, None) for seat, text in zip(seats, texts)]
+        return msgspec.structs.replace(log, moves=sealed(log, played), result=game.outcome(state))
     entries: list[tuple[str, str, str | None]] = []
     # The layers' own functions, bound once: self-play is a hot path.
     rules, notation = game.rules, game.notation
@@ -41,7 +46,6 @@ def simulate(
     # tests compare them with format_move and apply).
     fast = None if game.fast is None else game.fast.fast_apply
     step = None if game.fast is None else game.fast.fast_step
-    players = log.players
     while (seat := to_move(state)) is not None:
         if max_moves is not None and len(entries) >= max_moves:
             break

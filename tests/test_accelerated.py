@@ -163,7 +163,23 @@ def test_checked_new_is_the_checked_header_remembered() -> None:
             assert fast == checked, (game_id, who, given)
 
 
+def test_new_open_is_the_new_log_and_state_remembered() -> None:
+    """accelerated.new_open (self-play's start) gives new_log_and_state's log,
+    game and starting state, or its error, for every game, names and
+    parameters, met once or again with another seed (an empty one too)."""
+    names = [("ann", "bob"), ("ann", "ann"), ("ann",), ("Zoe\u0308", "bob"), ("ann", "bob", "cy")]
+    params = [None, {}, {"first-player": "seat-0"}, {"disks": "4Q,6D,6O"}, {"nope": 1},
+              {"round-limit": True}, {"goal": "balance"}]
+    for game_id, who, given in itertools.product(games.GAMES, names, params):
+        for seed in ("one", "two", "", "three"):
+            fast = _outcome(lambda g=game_id, w=who, p=given, s=seed: accelerated.new_open(g, w, s, p))
+            checked = _outcome(lambda g=game_id, w=who, p=given, s=seed: starting.new_log_and_state(g, w, s, p))
+            assert fast == checked, (game_id, who, given, seed)
+
+
 def test_the_remembered_tables_are_bounded() -> None:
     for i in range(accelerated.BOUND + 5):
         accelerated.checked_new("q-turn", ("ann", f"p{i}"), {})
+        accelerated.new_open("q-turn", ("ann", f"p{i}"), "bound")
     assert 0 < accelerated.sizes()["new logs"] <= accelerated.BOUND
+    assert 0 < accelerated.sizes()["open logs"] <= accelerated.BOUND

@@ -12,7 +12,8 @@ random legal moves, and at every position:
   not the canonical notation of a legal move (other positions' moves, other
   spellings of listed ones); self-play's ``fast_step``, where a game has
   it, gives the canonical text and the state of every listed move, and
-  ``None`` or the same as the checked path for any other;
+  ``None`` or the same as the checked path for any other (and its
+  ``fast_game``, a whole game at once, is the checked loop's game);
 * each player's view (and the spectator's) is unchanged when everything that
   player cannot see is re-dealt, and so is its picture, byte for byte; the
   rules rebuild a state from each view (``consistent``) whose view is that
@@ -221,6 +222,40 @@ def play_and_check(game_id: str, n: int, params: dict, seed: str) -> None:
     rep = match.validate(logmod.decode(data), keep=True)
     assert list(rep.states) == states, "replay must be deterministic"
     assert match.validate(logmod.decode(data)).state == state
+
+
+def checked_game(game: GameSpec, state, pick, limit):
+    """Self-play by the checked path: the move ``legal[pick(len(legal))]`` at
+    each position, spelled by format_move and played by apply."""
+    texts, seats = [], []
+    while (seat := game.to_move(state)) is not None and (limit is None or len(texts) < limit):
+        legal = game.legal_moves(state)
+        move = legal[pick(len(legal))]
+        texts.append(game.format_move(state, move))
+        seats.append(seat)
+        state = game.apply(state, move)
+    return texts, seats, state
+
+
+@pytest.mark.parametrize("game_id", list(games.GAMES))
+def test_fast_game_is_the_checked_loop(game_id: str) -> None:
+    """An accelerator's whole game of self-play (``fast_game``), where it has
+    one, is the checked loop's game move for move: the texts, the seats and
+    the state after, from the start and from the middle of a game, to the
+    end or for a limited number of moves."""
+    game = games.get(game_id)
+    fast = game.fast
+    assert fast is not None
+    for n in game.players:
+        for seed in SEEDS:
+            log = match.new_log(game_id, NAMES[:n], f"whole-{seed}")
+            start = match.start(log)[1]
+            middle = checked_game(game, start, Chance(f"{seed}", "middle").below, 5)[2]
+            for state, limit in ((start, None), (start, 7), (middle, None), (middle, 0)):
+                got = fast.fast_game(state, Chance(f"{seed}/{limit}", "pick").below, limit)
+                if got is not None:
+                    assert got == checked_game(game, state, Chance(f"{seed}/{limit}", "pick").below,
+                                               limit), (n, seed, limit)
 
 
 @pytest.mark.parametrize("game_id", list(games.GAMES))

@@ -16,6 +16,7 @@ import random
 import msgspec
 import pytest
 
+from adjudicator.chance import Chance
 from adjudicator.errors import MoveError
 from adjudicator.games.turn_of_time import GAME, build_tables, cards, fast, rules, tables
 from adjudicator.games.turn_of_time.cards import Move, SQUARES
@@ -288,3 +289,42 @@ def test_no_fast_path_lets_the_cards_outgrow_a_4x4_box(n):
                                 GAME.apply(state, move)
             state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
     assert tried > 1000
+
+
+def checked_game(state, pick, limit):
+    """Self-play by the checked path, as match.simulate plays it without an
+    accelerator: ``legal[pick(len(legal))]``, format_move, apply."""
+    texts, seats = [], []
+    while state.seat >= 0 and (limit is None or len(texts) < limit):
+        legal = GAME.legal_moves(state)
+        move = legal[pick(len(legal))]
+        texts.append(GAME.format_move(state, move))
+        seats.append(state.seat)
+        state = GAME.apply(state, move)
+    return texts, seats, state
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_fast_game_is_the_checked_loop(n):
+    """``fast_game`` (self-play's hot path: a whole game, the open squares'
+    moves kept from move to move) plays the game the checked loop plays with
+    the same picks, text for text, seat for seat, to the same state: from
+    the start and from every position of a game, to the end or for a few
+    moves; a finished game or a limit of 0 plays nothing. Both values of
+    each parameter; the memos read afresh from the shipped tables first."""
+    fresh_memos()
+    names = NAMES[:n] if n > 1 else ("sol",)
+    for seed in range(24):
+        p = {"absent-doubles": ("own-season", "example")[seed % 2],
+             "goal": ("dominance", "balance")[seed % 2], "tie_order": ("players", "seasons")[seed % 2]}
+        start = GAME.setup(p, names, f"whole-{seed}")
+        texts, seats, end = checked_game(start, Chance(f"{n}/{seed}", "simulate").below, None)
+        assert fast.fast_game(start, Chance(f"{n}/{seed}", "simulate").below) == (texts, seats, end)
+        state = start
+        for k, text in enumerate(texts):
+            for limit in (None, 0, 1, 3):
+                pick = f"{n}/{seed}/{k}/{limit}"
+                want = checked_game(state, Chance(pick, "pick").below, limit)
+                assert fast.fast_game(state, Chance(pick, "pick").below, limit) == want, (k, limit)
+            state = GAME.apply(state, GAME.parse_move(state, text))
+        assert fast.fast_game(end, Chance("over", "pick").below) == ([], [], end)

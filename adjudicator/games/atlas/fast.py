@@ -11,7 +11,7 @@ anything else is None, and the checked path says what is wrong.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .cards import PLAYERS, TIME, Move
@@ -259,4 +259,11 @@ _FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, max(PLAY
 
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     """None: self-play spells a move and plays its text with :func:`fast_apply`."""
+    return None
+
+
+def fast_game(
+    state: State, pick: Callable[[int], int], limit: int | None = None
+) -> tuple[list[str], list[int], State] | None:
+    """None: self-play plays move by move (:func:`fast_step`)."""
     return None

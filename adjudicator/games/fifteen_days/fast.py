@@ -123,3 +123,10 @@ def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     except MoveError:
         return None
     return None if after is None else (text, after)
+
+
+def fast_game(
+    state: State, pick: Callable[[int], int], limit: int | None = None
+) -> tuple[list[str], list[int], State] | None:
+    """None: self-play plays move by move (:func:`fast_step`)."""
+    return None

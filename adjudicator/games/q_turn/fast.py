@@ -216,3 +216,10 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     """None: self-play spells a move and plays its text with :func:`fast_apply`."""
     return None
+
+
+def fast_game(
+    state: State, pick: Callable[[int], int], limit: int | None = None
+) -> tuple[list[str], list[int], State] | None:
+    """None: self-play plays move by move (:func:`fast_step`)."""
+    return None

@@ -137,6 +137,13 @@ def fast_step(state: State, move: Move) -> tuple[str, State] | None:
     return None if after is None else (text, after)
 
 
+def fast_game(
+    state: State, pick: Callable[[int], int], limit: int | None = None
+) -> tuple[list[str], list[int], State] | None:
+    """None: self-play plays move by move (:func:`fast_step`)."""
+    return None
+
+
 def _bid(state: State, seat: int, tricks: int, spare: bool) -> State:
     """The state after a legal bid."""
     bids = state.bids

@@ -1,8 +1,9 @@
 """Turn of Time: the unchecked paths, for speed only (the engine's Accelerator).
 
 Validating a log calls :func:`fast_play` once (:func:`fast_apply` text after
-text, building only the last state), and self-play calls
-:func:`fast_step` on each move ``legal_moves`` lists. Each plays a move
+text, building only the last state), and self-play calls :func:`fast_game`
+once (the whole game, the moves listed as ``legal_moves`` lists them, and
+only the last state built); :func:`fast_step` plays one listed move. Each plays a move
 only if it is written (or listed) in canonical form and is legal: every
 check of ``rules.apply``, in its cheapest form, read from the tables of
 ``tables.py``; anything else is left to the checked path, which says what
@@ -12,15 +13,19 @@ move by move.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from msgspec.structs import replace
 
 from . import tables
-from .cards import CARDS, CENTRE, FLIPPED, KIND, NEIGHBOURS, OFF, ROW_COL, SIZE, Move
+from .cards import CARDS, CENTRE, FLIPPED, KIND, NEIGHBOURS, OFF, ROW_COL, SIZE, Move, flip
 from .rules import State
-from .tables import CLASS, ORDER_AT, ORDER_ID, ORDER_PARTS, REL_INDEX, RESULTS, ROW, SIGS, SUFFIX
+from .tables import (
+    CLASS, ORDER_AT, ORDER_ID, ORDER_PARTS, REL_INDEX, RESULTS, ROW, SIG_E, SIG_N, SIG_S, SIG_W, SIGS,
+    SUFFIX,
+)  # fmt: skip
 
 # A move text in canonical form read back: (kind, the first entry of its
 # relative card's rows in tables.ROW_OF, the shares of the signature turned
@@ -73,6 +78,7 @@ def prepare() -> None:
         known += entries
     _KNOWN[:] = known
     _PLAYS.clear()
+    _SIG_MOVES[:] = [None] * SIGS
     _SPAN = tuple(
         -1 if max(i, last) - min(i, first) > 3 else min(i, first) * SIZE + max(i, last)
         for first in range(SIZE)
@@ -328,3 +334,188 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     )
     # Seats take turns: the seats of the texts played follow from the first.
     return list(_TURNS[n_players][state.seat][:played]), after
+
+
+def fast_game(
+    state: State, pick: Callable[[int], int], limit: int | None = None
+) -> tuple[list[str], list[int], State]:
+    """Self-play at once: from ``state``, at each position the move
+    ``legal_moves(state)[pick(len(legal_moves(state)))]``, spelled as
+    ``format_move`` spells it and played as ``apply`` plays it, until the
+    game ends or ``limit`` moves are played. The texts, the seats that
+    played them and the state after the last.
+
+    The moves are listed as :func:`rules.legal_moves` lists them (the same
+    blocks of ``tables``, in the same order), but the board is a list
+    changed in place, and the blocks of the open squares are kept from move
+    to move: a card changes only the signatures of the empty squares next
+    to it and next to the cards it turns over. The tests compare the whole
+    game with the checked loop (legal_moves, format_move, apply).
+
+    >>> from adjudicator.chance import Chance
+    >>> from adjudicator.games.turn_of_time.rules import setup
+    >>> start = setup({"absent-doubles": "own-season", "goal": "dominance"}, ("ann", "bob"), "doc")
+    >>> texts, seats, after = fast_game(start, Chance("doc", "simulate").below, 3)
+    >>> texts, seats, after.placed
+    (['WiSp-d4', 'SuFa-c4', 'SpSu-c5'], [0, 1, 0], 3)
+    """
+    if _ROW_OF is None:
+        prepare()
+    texts: list[str] = []
+    seats: list[int] = []
+    seat = state.seat
+    placed = state.placed
+    if seat < 0 or (limit is not None and limit <= 0):
+        return texts, seats, state
+    board = list(state.board)
+    hands = state.hands
+    deck = state.deck
+    size = len(deck)
+    drawn = 0  # solo: cards taken from the deck so far
+    box = state.box
+    last = state.last
+    following = _FOLLOWING[len(state.players)]
+    stop = CARDS if limit is None else min(CARDS, placed + limit)
+    row_of, rows, results, flipped = _ROW_OF, _ROWS, RESULTS, FLIPPED
+    assert row_of is not None
+    codes_of, sig_moves, base, suffix, order_at = _CODES, _SIG_MOVES, tables.BASE, SUFFIX, ORDER_AT
+    sig_n, sig_e, sig_s, sig_w = SIG_N, SIG_E, SIG_S, SIG_W
+    # Of every empty square next to a card, the moves there by signature
+    # (_sig_moves); None elsewhere.
+    open_moves: list[Any] = [None] * (OFF + 1)
+    for sq in _near_cards(board):
+        n, e, s, w = NEIGHBOURS[sq]
+        sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+        open_moves[sq] = sig_moves[sig] or _sig_moves(sig)
+    while placed < stop:
+        # The listing (tables.listing): the moves code by code, and for each
+        # code square by square in the order of their names, each square's
+        # in the order of its orders; only the one picked is made.
+        hand = deck[drawn : drawn + 1] if drawn < size else hands[seat]
+        codes, of_codes = codes_of.get(hand) or _codes(hand)
+        if placed:
+            squares = _OPEN.get(box) or _open(box)
+            counts = [m[1] for sq in squares if (m := open_moves[sq]) is not None]
+        else:  # 5.1a: the first card goes on d4
+            squares = (CENTRE,)
+            open_moves[CENTRE] = sig_moves[0] or _sig_moves(0)
+            counts = [open_moves[CENTRE][1]]
+        # How many moves each code has on all the open squares, and the code
+        # and the square of the move picked.
+        totals = list(map(sum, zip(*map(of_codes, counts))))
+        k = pick(sum(totals))
+        i = 0
+        while k >= totals[i]:
+            k -= totals[i]
+            i += 1
+        code = codes[i]
+        for sq in squares:
+            if (m := open_moves[sq]) is not None:
+                if k < m[1][code]:
+                    break
+                k -= m[1][code]
+        oids = m[0][code]
+        oid = oids[k]
+        text = base[code][sq] + suffix[oid]
+        known = _KNOWN[code * OFF + sq]
+        place = order_at[oid][0]
+        kind, rows_at, shares, faces, _, _, sq, nbrs, r, c = known
+        # The move is listed, so legal: its result read as _play reads it.
+        n, e, s, w = nbrs
+        sh_n, sh_e, sh_s, sh_w = shares
+        sig = sh_n[board[n]] + sh_e[board[e]] + sh_s[board[s]] + sh_w[board[w]]
+        turned, flips = results[rows[row_of[rows_at + sig] * ROW + place]]
+        board[sq] = faces[turned]
+        open_moves[sq] = None
+        changed = list(nbrs)
+        for d in flips:
+            j = nbrs[d]
+            board[j] = flipped[board[j]]
+            changed += NEIGHBOURS[j]
+        for j in changed:  # the empty squares whose neighbours changed
+            if board[j] < 0 and j != OFF:
+                n, e, s, w = NEIGHBOURS[j]
+                sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+                open_moves[j] = sig_moves[sig] or _sig_moves(sig)
+        r0, r1, c0, c1 = box
+        if r < r0 or r > r1 or c < c0 or c > c1:
+            box = (min(r, r0), max(r, r1), min(c, c0), max(c, c1))
+        if drawn < size:  # 7: the card drawn
+            drawn += 1
+        else:  # 3: a card of one's own
+            held = hands[seat]
+            rest = list(hands)
+            rest[seat] = (_LEFT.get(held) or _left(held))[kind]
+            hands = tuple(rest)
+        texts.append(text)
+        seats.append(seat)
+        placed += 1
+        last = sq
+        seat = following[seat]
+    after = replace(
+        state,
+        board=tuple(board),
+        hands=hands,
+        deck=deck[drawn:],
+        placed=placed,
+        seat=-1 if placed == CARDS else seat,
+        box=box,
+        last=last,
+    )
+    return texts, seats, after
+
+
+def _near_cards(board: Sequence[int]) -> set[int]:
+    """The empty squares of the frame next to a card."""
+    return {j for sq in range(OFF) if board[sq] >= 0 for j in NEIGHBOURS[sq]
+            if j != OFF and board[j] < 0}
+
+
+# Per signature of the neighbours of a square, the canonical moves of every
+# card code there (what tables.fill puts in a block, whatever the square):
+# per code the numbers of their orders (tables.ORDERS), in the order of the
+# listing, and per code how many. None: not worked out yet.
+_SIG_MOVES: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None] = [None] * SIGS
+
+
+def _sig_moves(sig: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    if _ROW_OF is None:
+        prepare()
+    assert _ROW_OF is not None
+    turned = [tables.turn_sig(sig, t) for t in range(4)]
+    orders = tuple(
+        tuple([ORDER_ID[o] for o in tables.ORDER_SETS[
+            tables.ROW_SET[_ROW_OF[REL_INDEX[code] * SIGS + turned[CLASS[code][1]]]]]])
+        for code in range(16)
+    )
+    out = _SIG_MOVES[sig] = (orders, tuple(map(len, orders)))
+    return out
+
+
+# Per hand: its card codes (both faces of each card), ascending (the order
+# of the listing), and what takes their entries out of a tuple by code.
+_CODES: dict[tuple[int, ...], tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]] = {}
+
+
+def _codes(hand: tuple[int, ...]) -> tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]:
+    if len(_CODES) > 10_000:
+        _CODES.clear()
+    codes = tuple(sorted({c for k in hand for c in (k, flip(k))}))
+    # A tuple even for one code: the slice of it.
+    of_codes = itemgetter(*codes) if len(codes) > 1 else itemgetter(slice(codes[0], codes[0] + 1))
+    out = _CODES[hand] = (codes, of_codes)
+    return out
+
+
+# Per box of a table with cards: the squares where a card may go next as
+# far as the box goes (5.1b: the cards still fit a 4x4 box), in the order
+# of their names (as tables.listing takes them).
+_OPEN: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _open(box: tuple[int, int, int, int]) -> tuple[int, ...]:
+    r0, r1, c0, c1 = box
+    rows = range(max(r1 - 3, r0 - 1, 0), min(r0 + 3, r1 + 1, SIZE - 1) + 1)
+    cols = range(max(c1 - 3, c0 - 1, 0), min(c0 + 3, c1 + 1, SIZE - 1) + 1)
+    out = _OPEN[box] = tuple(r * SIZE + c for c in cols for r in rows)  # at most 8**4 boxes
+    return out
