@@ -1,7 +1,8 @@
 """Strength of the bots: seat-rotated matches, win share and average rank.
 
     python benchmarks/arena.py [--games N] [--first K] [--game ID ...] [--players N ...]
-                               [--bot LEVEL] [--against LEVEL ...] [--jobs N] [--json]
+                               [--bot LEVEL] [--against LEVEL ...] [--fraction F]
+                               [--exploration C] [--jobs N] [--json]
 
 For every game and player count, one seat is played by ``--bot`` (default
 ``standard``) and every other seat by the opponent level (``random`` and
@@ -49,19 +50,22 @@ class Played:
     thought: list[float]  # CPU seconds per move of the bot
 
 
-def player(level: str, game_id: str, fraction: float) -> bots.Bot:
-    """The bot of ``level``; ``standard`` at a ``fraction`` of its budget."""
-    if level == "standard" and fraction != 1.0:
-        from adjudicator.bots.search import Search
+def player(level: str, game_id: str, fraction: float, exploration: float | None = None
+           ) -> bots.Bot:
+    """The bot of ``level``; ``standard`` at a ``fraction`` of its budget,
+    and with another ``exploration`` constant if one is given."""
+    if level == "standard" and (fraction != 1.0 or exploration is not None):
+        from adjudicator.bots.search import EXPLORATION, Search
 
-        return Search(plies=max(1, int(games.get(game_id).bot_plies * fraction)))
+        return Search(plies=max(1, int(games.get(game_id).bot_plies * fraction)),
+                      exploration=EXPLORATION if exploration is None else exploration)
     return bots.get(level)
 
 
-def play_one(task: tuple[str, int, str, str, int, int, dict, float]) -> Played:
-    game_id, n, level, against, seat, number, params, fraction = task
-    seats = [player(against, game_id, fraction)] * n
-    seats[seat] = player(level, game_id, fraction)
+def play_one(task: tuple[str, int, str, str, int, int, dict, float, float | None]) -> Played:
+    game_id, n, level, against, seat, number, params, fraction, exploration = task
+    seats = [player(against, game_id, fraction, exploration)] * n
+    seats[seat] = player(level, game_id, fraction, exploration)
     players = NAMES[:n]
     log, thoughts = selfplay.bot_game(game_id, players, f"arena-{number}", seats, params)
     result = log.result
@@ -104,6 +108,9 @@ def main() -> None:
     parser.add_argument("--fraction", type=float, default=1.0,
                         help="play standard at this fraction of its budget (a quicker, "
                              "weaker measure; default 1)")
+    parser.add_argument("--exploration", type=float, metavar="C",
+                        help="play standard with this exploration constant (default: the "
+                             "search's EXPLORATION)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -125,7 +132,8 @@ def main() -> None:
                 rows.append((game_id, n, args.bot, opp, {}))
     for game_id, n, level, opp, params in rows:
         opponent = "random" if n == 1 else opp
-        tasks.append([(game_id, n, level, opponent, k % n, k, params, args.fraction)
+        tasks.append([(game_id, n, level, opponent, k % n, k, params, args.fraction,
+                       args.exploration)
                       for k in range(args.first, args.first + args.games)])
     flat = [t for row in tasks for t in row]
     print(f"[arena] {len(flat)} games on {args.jobs} processes; standard at "
@@ -155,7 +163,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    print(f"standard at {args.fraction:g} of its budget (GameSpec.bot_plies)")
+    print(f"standard at {args.fraction:g} of its budget (GameSpec.bot_plies)"
+          + ("" if args.exploration is None else f", exploration {args.exploration:g}"))
     print(f"{'game':<14}{'pl':>3} {'bot':<9} {'against':<15}{'games':>5}  "
           f"{'win share (95% CI)':<22}{'target':<13}{'avg rank (95% CI)':<20}{'s/move med/max'}")
     for r in results:

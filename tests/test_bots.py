@@ -122,6 +122,20 @@ def test_the_search_ranks_the_legal_moves_with_values() -> None:
     assert all(0.0 <= r.value <= 1.0 for r in decision.ranked if r.visits)
 
 
+def test_the_exploration_constant_spreads_the_visits() -> None:
+    """What ``benchmarks/arena.py --exploration C`` measures: without
+    exploration, once each move has been tried, the search keeps to the best
+    so far; with the standard constant it spreads its iterations wider."""
+    from adjudicator.bots.search import Search
+
+    game, params, (state, *_) = positions("atlas", 3, "4")
+    seat = game.to_move(state)
+    legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
+    position = bots.Position(game, params, NAMES[:3], seat, game.view(state, seat), legal, "e")
+    greedy = Search(iterations=200, exploration=0.0)(position)
+    standard = Search(iterations=200)(position)
+    assert greedy.ranked[0].visits > 2 * standard.ranked[0].visits
+
 def test_a_budget_in_seconds_reads_an_injected_clock() -> None:
     from adjudicator.bots.search import Search
 

@@ -17,7 +17,9 @@ from ..engine import Outcome
 #: The part of a seat's value that is its score margin over the best other
 #: seat (the rest is its place and its share of the win). Measured with
 #: ``benchmarks/arena.py``: Atlas at 3 players against random, on the same
-#: 72 deals, won 71% with none, 78% with 0.3 and 80% with 0.6 (82% over 108).
+#: 72 deals, won 71% with none, 78% with 0.3 and 80% with 0.6 (82% over 108,
+#: 79% over 228); at a quarter of the budget on 144 deals, 79% with 0.6 and
+#: 74% with 0.85 (``benchmarks/results/``).
 MARGIN = 0.6
 
 
