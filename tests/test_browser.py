@@ -555,7 +555,7 @@ def test_tournament_page_in_the_browser(browser, tmp_path):
     from adjudicator.tournament import page, rounds
     from test_tournament_events import START, by_library, setup_event
 
-    t, key = setup_event(tmp_path, 25, "atlas", 6, "[3]", "per-move=72h")
+    t, key = setup_event(tmp_path, 25, "atlas", 6, "3", "per-move=72h")
     now = START
     for number in (1, 2):
         rounds.start_round(t, tmp_path, key, now=now)

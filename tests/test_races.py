@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from adjudicator import files, log as logmod, match
+from adjudicator import files, log as logmod, match, recording
 from test_trust import invoke, open_game, refused, shown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,13 +165,13 @@ def test_a_write_between_reading_and_replacing_is_not_lost(tmp_path: Path,
     rep = match.replay(log)
     theirs, mine = [rep.game.format_move(rep.state, m) for m in rep.game.legal_moves(rep.state)[:2]]
     other = logmod.encode(match.extend(log, [theirs], comment="the other writer"))
-    real_extend = match.extend
+    real_extend = recording.extend
 
     def extend_while_another_writes(*args, **kwargs):  # type: ignore[no-untyped-def]
         path.write_bytes(other)
         return real_extend(*args, **kwargs)
 
-    monkeypatch.setattr(match, "extend", extend_while_another_writes)
+    monkeypatch.setattr(recording, "extend", extend_while_another_writes)
     line = refused(invoke("extend", path, mine))
     assert "changed while extending it; nothing recorded" in line
     assert path.read_bytes() == other
