@@ -184,7 +184,9 @@ def run(*args: object, code: int = 0) -> str:
 @pytest.mark.parametrize(("game", "n", "tables", "time", "gone", "shown", "mailed"), [
     ("atlas", 9, "3", "per-move=12h expiry=forfeit", "eve", "forfeited on time", (1, 2, 3)),
     ("fifteen-days", 10, "4,3", "per-move=12h expiry=stand-in stand-in=random until=back",
-     "cy", "a stand-in moved", (1, 2, 3) if LONG else (1,)),
+     # By mail in the long volume only (about 600 moves a round): the
+     # README's command plays it through the library's referee calls.
+     "cy", "a stand-in moved", (1, 2, 3) if LONG else ()),
 ])
 def test_an_event_played_to_the_end(tmp_path: Path, smtp: SMTPServer, game: str, n: int,
                                     tables: str, time: str, gone: str, shown: str,
@@ -218,19 +220,22 @@ def test_an_event_played_to_the_end(tmp_path: Path, smtp: SMTPServer, game: str,
         assert all(sorted(map(len, r.tables)) == [3, 3, 4] for r in seen_tables)
     s = rounds.current(t, rounds.event_logs(t, games))
     rows = {r.player: r for r in s.rows}
-    assert any(shown in note for g in s.games for note in g.notes)
     assert rows["ann"].resigned == 1
+    if mailed:  # the vanished player is one who never answers their mail
+        assert any(shown in note for g in s.games for note in g.notes)
     if game == "atlas":
         assert rows[gone].forfeits == 3  # in every round
-    else:
+    elif mailed:
         assert rows[gone].stand_ins >= 1
     # Every game mailed was played by mail: each move of a player who answers
     # came in a mail the referee filed, and none was put aside.
     ref_dir = tmp_path / "referee"
-    handled = len(list((ref_dir / "Maildir" / "cur").iterdir()))
+    filed = ref_dir / "Maildir" / "cur"
+    handled = len(list(filed.iterdir())) if filed.exists() else 0
     moved = sum(1 for _, r, _, log in rounds.event_logs(t, games) if r in mailed
                 for m in log.moves if m.by in t.players and m.by != gone)
-    assert handled == moved > 0 and not (ref_dir / "quarantine").exists()
+    assert handled == moved and (moved > 0 or not mailed)
+    assert not (ref_dir / "quarantine").exists()
     assert [r.place for r in s.rows] == sorted(r.place for r in s.rows)
     text = run("tournament", "standings", tmp_path, "--ascii")
     assert all(len(line) <= 72 and line.isascii() and not line.startswith(">")
