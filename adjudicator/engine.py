@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -318,23 +318,6 @@ class Accelerator(Protocol):
         (:meth:`fast_step`)."""
 
 
-class Families(Protocol):
-    """How the bots' search groups a game's moves: ``games/<game>/families.py``.
-
-    Optional, per-game knowledge for :mod:`adjudicator.bots.search`. Where
-    a player has many moves that are variations of a few choices (an Atlas
-    card, alone or with 1 to 5 chips on Time or on Place), the search
-    chooses among the choices first, each judged on every play-out of any
-    of its variations, then among the variations of the one chosen. A game
-    without one has its moves chosen among directly.
-    """
-
-    def family(self, move: Any) -> Hashable:
-        """The family of ``move`` (as ``legal_moves`` lists it): moves with
-        equal families are variations of one choice. A function of the move
-        alone, so it is the same in every state the search deals."""
-
-
 def _layer(module: str) -> Any:
     return importlib.import_module(module)
 
@@ -364,8 +347,6 @@ class GameSpec(msgspec.Struct, frozen=True, dict=True):
     narration: Narration
     picture_module: str  # the module of its Picture layer
     fast_module: str | None = None  # the module of its Accelerator, if it has one
-    #: The module of its Families layer, if it has one (for the bots' search).
-    families_module: str | None = None
     #: The standard bot's budget (:mod:`adjudicator.bots`), in moves simulated
     #: per decision: about a second of CPU time on the project's reference
     #: machine (a 2-core VM). A count, not a time, so the same seed gives the
@@ -384,13 +365,6 @@ class GameSpec(msgspec.Struct, frozen=True, dict=True):
         if self.fast_module is None:
             return None
         layer: Accelerator = _layer(self.fast_module)
-        return layer
-
-    @functools.cached_property
-    def families(self) -> Families | None:
-        if self.families_module is None:
-            return None
-        layer: Families = _layer(self.families_module)
         return layer
 
     @property

@@ -9,16 +9,12 @@ multi-player values:
 2. *Select*: down the tree, at a node the seat to move takes the child with
    the best upper confidence bound on *its own* value; a child's bound
    counts the iterations in which its move was available (a move of a
-   hidden hand exists only in some guesses). A game may group its moves
-   (its Families layer, :class:`adjudicator.engine.Families`): then at the
-   root the bound chooses a family first, on the statistics of all its
-   moves together, and then one of its moves.
+   hidden hand exists only in some guesses).
 3. *Expand* one untried move, then *roll out* uniformly random moves to the
    end of the game (or score it as it stands after :data:`ROLLOUT_CAP` moves).
 4. *Back up* the value of the result to every seat (:mod:`.values`).
 
-The move played is the root's most visited (of the most visited family,
-when the moves are grouped). Randomness comes from the
+The move played is the root's most visited. Randomness comes from the
 position's seed through Python's seeded generator (never the global one):
 the same view, seed and iterations budget give the same move.
 """
@@ -63,33 +59,6 @@ class Node:
         self.total = [0.0] * n
 
 
-class Root(Node):
-    """The root: a node, and when the game groups its moves (its Families
-    layer), each family's statistics and each move's family."""
-
-    __slots__ = ("families", "family_of")
-
-    def __init__(self, n: int) -> None:
-        super().__init__(n)
-        self.families: dict[Any, Node] = {}
-        self.family_of: dict[Any, Any] = {}
-
-
-def bound_best(options: list[tuple[Any, Node]], seat: int, parent: int, c: float
-               ) -> tuple[Any, Node]:
-    """The option whose node has the highest upper confidence bound on the
-    value to ``seat``, ``parent`` visits above it (the first of equals)."""
-    lg = math.log(parent)
-    best = options[0]
-    best_bound = -1.0
-    for option in options:
-        node = option[1]
-        bound = node.total[seat] / node.visits + c * math.sqrt(lg / node.visits)
-        if bound > best_bound:
-            best, best_bound = option, bound
-    return best
-
-
 class Search:
     """The search as a player: ``Search(iterations=N)``, ``Search(seconds=S)``,
     ``Search(plies=N)`` (moves simulated, tree and rollouts together, each
@@ -114,16 +83,9 @@ class Search:
             return Decision(move=position.legal[0],
                             ranked=(Ranked(position.legal[0], math.nan, 0),))
         root, texts, iterations, plies = self.grow(position)
-        families, family_of = root.families, root.family_of
-        if families:
-            ranked = sorted(
-                (child for child in root.children.items() if child[0] in texts),
-                key=lambda item: (-families[family_of[item[0]]].visits, -item[1].visits,
-                                  position.legal.index(texts[item[0]])))
-        else:
-            ranked = sorted(
-                (child for child in root.children.items() if child[0] in texts),
-                key=lambda item: (-item[1].visits, position.legal.index(texts[item[0]])))
+        ranked = sorted(
+            (child for child in root.children.items() if child[0] in texts),
+            key=lambda item: (-item[1].visits, position.legal.index(texts[item[0]])))
         seat = position.seat
         out = tuple(Ranked(texts[m], node.total[seat] / node.visits, node.visits)
                     for m, node in ranked)
@@ -131,7 +93,7 @@ class Search:
         out += tuple(Ranked(m, math.nan, 0) for m in position.legal if m not in seen)
         return Decision(move=out[0].move, ranked=out, iterations=iterations, plies=plies)
 
-    def grow(self, position: Position) -> tuple[Root, dict[Any, str], int, int]:
+    def grow(self, position: Position) -> tuple[Node, dict[Any, str], int, int]:
         """The tree after the budget, the root's moves spelled, the iterations
         run and the moves simulated."""
         game, params, view = position.game, position.params, position.view
@@ -142,10 +104,7 @@ class Search:
         outcome, standing = rules.outcome, rules.standing
         step = None if game.fast is None else game.fast.fast_step
         rng = random.Random(f"ismcts/{position.seed}")
-        root = Root(n)
-        group = None if game.families is None else game.families.family
-        families, family_of = root.families, root.family_of
-        mover = position.seat
+        root = Node(n)
         texts: dict[Any, str] = {}
         legal = set(position.legal)
         log, sqrt = math.log, math.sqrt
@@ -176,40 +135,10 @@ class Search:
                     text = game.format_move(state, move)
                     if text in legal:
                         texts[move] = text
-            node: Node = root
-            path: list[Node] = [root]
-            family: Node | None = None
-            expanded = False
+            node = root
+            path = [root]
             # Select and expand.
-            if group is not None:
-                # At the root, a family of moves first, by its bound on the
-                # play-outs of all its moves, then a move of it.
-                moves = legal_moves(state)
-                if not family_of:
-                    for move in moves:
-                        family_of[move] = group(move)
-                keys = list(dict.fromkeys(family_of[m] for m in moves))
-                fresh = [k for k in keys if k not in families]
-                if fresh:
-                    key = fresh[rng.randrange(len(fresh))]
-                    family = families[key] = Node(n)
-                else:
-                    key, family = bound_best([(k, families[k]) for k in keys], mover,
-                                             root.visits, c)
-                members = [m for m in moves if family_of[m] == key]
-                children = root.children
-                untried = [m for m in members if m not in children]
-                if untried:
-                    move = untried[rng.randrange(len(untried))]
-                    node = children[move] = Node(n)
-                    expanded = True
-                else:
-                    move, node = bound_best([(m, children[m]) for m in members], mover,
-                                            family.visits, c)
-                state = play(state, move)
-                plies += 1
-                path.append(node)
-            while not expanded and (seat := to_move(state)) is not None:
+            while (seat := to_move(state)) is not None:
                 moves = legal_moves(state)
                 children = node.children
                 untried = []
@@ -249,11 +178,6 @@ class Search:
             result = outcome(state)
             worth = values(standing(state) if result is None else result, players)
             # Back up.
-            if family is not None:
-                family.visits += 1
-                total = family.total
-                for i in range(n):
-                    total[i] += worth[i]
             for node in path:
                 node.visits += 1
                 total = node.total
