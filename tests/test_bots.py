@@ -122,6 +122,38 @@ def test_the_search_ranks_the_legal_moves_with_values() -> None:
     assert all(0.0 <= r.value <= 1.0 for r in decision.ranked if r.visits)
 
 
+#: Decisions of ``search:120`` in the games other than Atlas, as the search
+#: made them at commit 92e4d26 (the code the arena measured Q-Turn and 15
+#: Days with): the move, the visits of the first four ranked and the value
+#: of the first. A change to the search for one game's sake must leave
+#: these as they are.
+PINNED = {
+    ("q-turn", 2): [("N", (44, 41, 35), 0.4), ("S", (10, 9, 9, 9), 0.445),
+                    ("a3", (35, 31, 28, 26), 0.464286)],
+    ("turn-of-time", 3): [("WiSp-f4", (5, 4, 4, 4), 0.577857),
+                          ("SuWi-d2", (7, 7, 6, 6), 0.564286),
+                          ("FaSp-g2:nw", (7, 7, 6, 6), 0.695918)],
+    ("time-palatrix", 4): [("0+", (9, 7, 7, 6), 0.582063), ("3", (8, 8, 7, 7), 0.602619),
+                           ("2+", (10, 7, 6, 6), 0.437619)],
+    ("fifteen-days", 4): [("PSu2", (18, 17, 15, 15), 0.574362),
+                          ("XSu6", (24, 20, 18, 17), 0.465358)],
+}
+
+
+@pytest.mark.parametrize(("game_id", "n"), list(PINNED))
+def test_the_search_decides_as_the_arena_measured_it(game_id: str, n: int) -> None:
+    game, params, states = positions(game_id, n, "pin")
+    got = []
+    for k, state in enumerate(states):
+        seat = game.to_move(state)
+        if len(game.legal_moves(state)) == 1:
+            continue  # no search
+        d = bots.decide(game, params, NAMES[:n], game.view(state, seat), level="search:120",
+                        seed=f"pin{k}")
+        got.append((d.move, tuple(r.visits for r in d.ranked[:4]), round(d.ranked[0].value, 6)))
+    assert got == PINNED[game_id, n]
+
+
 def test_the_exploration_constant_spreads_the_visits() -> None:
     """What ``benchmarks/arena.py --exploration C`` measures: without
     exploration, once each move has been tried, the search keeps to the best
