@@ -114,8 +114,7 @@ def run(command: str, archive: str, jobs: int, report: str) -> None:
     each draw of the progress bar comes. The figures go to ``report``."""
     import pty
 
-    sys.path.insert(0, str(ROOT))
-    from adjudicator.cli import main
+    from bulk import run_cli  # this folder is first on sys.path: run as a script
 
     master, slave = pty.openpty()
     draws: list[float] = []
@@ -131,17 +130,7 @@ def run(command: str, archive: str, jobs: int, report: str) -> None:
             draws.extend(time.perf_counter() for _ in range(data.count(b"\r")))
 
     threading.Thread(target=read, daemon=True).start()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(slave, 2)
-    sys.argv = ["adjudicator", command, "--jobs", str(jobs), archive]
-    start = time.perf_counter()
-    try:
-        main()
-        status = 0
-    except SystemExit as e:
-        status = e.code if isinstance(e.code, int) else 1
-    seconds = time.perf_counter() - start
+    status, start, seconds = run_cli([command, "--jobs", str(jobs), archive], stderr=slave)
     time.sleep(0.2)  # the last draws read
     times = [start, *draws]
     me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -91,23 +91,31 @@ def build(path: Path, count: int, logs: list[bytes]) -> None:
             t.addfile(info, io.BytesIO(data))
 
 
-def run(archive: str, jobs: int | None, report: str) -> None:
-    """(``--run``) ``adjudicator validate ARCHIVE`` in this process, its
-    output to /dev/null; the time and peak memory written to ``report``."""
+def run_cli(argv: list[str], stderr: int | None = None) -> tuple[int, float, float]:
+    """``adjudicator ARGV`` in this process, as the console script runs it:
+    standard output to /dev/null, standard error to the file descriptor
+    ``stderr`` (default /dev/null). Its exit status, when it started
+    (time.perf_counter) and the wall-clock seconds it took."""
     sys.path.insert(0, str(ROOT))
     from adjudicator.cli import main
 
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    sys.argv = ["adjudicator", "validate", archive, *([] if jobs is None else ["--jobs", str(jobs)])]
+    os.dup2(devnull if stderr is None else stderr, 2)
+    sys.argv = ["adjudicator", *argv]
     start = time.perf_counter()
     try:
         main()
         status = 0
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else 1
-    seconds = time.perf_counter() - start
+    return status, start, time.perf_counter() - start
+
+
+def run(archive: str, jobs: int | None, report: str) -> None:
+    """(``--run``) ``adjudicator validate ARCHIVE`` in this process, its
+    output to /dev/null; the time and peak memory written to ``report``."""
+    status, _, seconds = run_cli(["validate", archive, *([] if jobs is None else ["--jobs", str(jobs)])])
     self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     workers_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     Path(report).write_text(json.dumps({"seconds": seconds, "status": status,
