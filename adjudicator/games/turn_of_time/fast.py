@@ -14,14 +14,13 @@ move by move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any
 
 from msgspec.structs import replace
 
 from . import tables
 from .cards import CARDS, CENTRE, FLIPPED, KIND, NEIGHBOURS, OFF, ROW_COL, SIZE, Move, flip
-from .rules import State
+from .rules import NO_BOX, State
 from .tables import (
     CLASS, ORDER_AT, ORDER_ID, ORDER_PARTS, REL_INDEX, RESULTS, ROW, SIG_E, SIG_N, SIG_S, SIG_W, SIGS,
     SUFFIX,
@@ -349,8 +348,12 @@ def fast_game(
     blocks of ``tables``, in the same order), but the board is a list
     changed in place, and the blocks of the open squares are kept from move
     to move: a card changes only the signatures of the empty squares next
-    to it and next to the cards it turns over. The tests compare the whole
-    game with the checked loop (legal_moves, format_move, apply).
+    to it and next to the cards it turns over. So is how many moves each
+    card code has on all the open squares, as one number, so a pick reads
+    its code at once instead of summing square by square; and so are the
+    squares the box leaves open (its window), with what each placement
+    closes. The tests compare the whole game with the checked loop
+    (legal_moves, format_move, apply), from every point of it.
 
     >>> from adjudicator.chance import Chance
     >>> from adjudicator.games.turn_of_time.rules import setup
@@ -368,7 +371,7 @@ def fast_game(
     if seat < 0 or (limit is not None and limit <= 0):
         return texts, seats, state
     board = list(state.board)
-    hands = state.hands
+    hands = list(state.hands)
     deck = state.deck
     size = len(deck)
     drawn = 0  # solo: cards taken from the deck so far
@@ -381,35 +384,43 @@ def fast_game(
     codes_of, sig_moves, base, suffix, order_at = _CODES, _SIG_MOVES, tables.BASE, SUFFIX, ORDER_AT
     sig_n, sig_e, sig_s, sig_w = SIG_N, SIG_E, SIG_S, SIG_W
     # Of every empty square next to a card, the moves there by signature
-    # (_sig_moves); None elsewhere.
+    # (_sig_moves); None elsewhere. Of those the box leaves open (5.1b),
+    # their numbers of moves per code packed in one number (_sig_moves),
+    # ``counted``; 0 elsewhere. ``total`` is their sum: how many moves each
+    # code has on all the open squares, read at once.
     open_moves: list[Any] = [None] * (OFF + 1)
-    for sq in _near_cards(board):
-        n, e, s, w = NEIGHBOURS[sq]
-        sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
-        open_moves[sq] = sig_moves[sig] or _sig_moves(sig)
+    counted = [0] * (OFF + 1)
+    m: Any  # an entry of _SIG_MOVES
+    if placed:
+        window = _WINDOWS.get(box) or _window(box)
+        squares, inside = window[1], window[2]
+        for sq in _near_cards(board):
+            n, e, s, w = NEIGHBOURS[sq]
+            sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
+            m = open_moves[sq] = sig_moves[sig] or _sig_moves(sig)
+            if inside[sq]:
+                counted[sq] = m[2]
+    else:  # 5.1a: the first card goes on d4
+        window = _FIRST
+        squares, inside = (CENTRE,), _CENTRE_ONLY
+        m = open_moves[CENTRE] = sig_moves[0] or _sig_moves(0)
+        counted[CENTRE] = m[2]
+    total = sum(counted)
     while placed < stop:
         # The listing (tables.listing): the moves code by code, and for each
         # code square by square in the order of their names, each square's
         # in the order of its orders; only the one picked is made.
         hand = deck[drawn : drawn + 1] if drawn < size else hands[seat]
-        codes, of_codes = codes_of.get(hand) or _codes(hand)
-        if placed:
-            squares = _OPEN.get(box) or _open(box)
-            counts = [m[1] for sq in squares if (m := open_moves[sq]) is not None]
-        else:  # 5.1a: the first card goes on d4
-            squares = (CENTRE,)
-            open_moves[CENTRE] = sig_moves[0] or _sig_moves(0)
-            counts = [open_moves[CENTRE][1]]
-        # How many moves each code has on all the open squares, and the code
-        # and the square of the move picked.
-        totals = list(map(sum, zip(*map(of_codes, counts))))
-        k = pick(sum(totals))
-        i = 0
-        while k >= totals[i]:
-            k -= totals[i]
-            i += 1
-        code = codes[i]
-        for sq in squares:
+        codes, mask = codes_of.get(hand) or _codes(hand)
+        # The moves of the hand's codes: their fields of ``total`` summed
+        # (2**16 is 1 modulo 2**16 - 1, and they sum to far less).
+        k = pick((total & mask) % _FIELD)
+        for code in codes:  # the code of the move picked
+            here = total >> (code << 4) & _FIELD
+            if k < here:
+                break
+            k -= here
+        for sq in squares:  # and its square
             if (m := open_moves[sq]) is not None:
                 if k < m[1][code]:
                     break
@@ -427,6 +438,15 @@ def fast_game(
         turned, flips = results[rows[row_of[rows_at + sig] * ROW + place]]
         board[sq] = faces[turned]
         open_moves[sq] = None
+        total -= counted[sq]
+        counted[sq] = 0
+        grown, closed = window[3][sq] or _grown(window, sq)
+        if grown is not window:  # the box grows: squares may close
+            for j in closed:
+                total -= counted[j]
+                counted[j] = 0
+            window = grown
+            squares, inside = window[1], window[2]
         changed = list(nbrs)
         for d in flips:
             j = nbrs[d]
@@ -436,17 +456,15 @@ def fast_game(
             if board[j] < 0 and j != OFF:
                 n, e, s, w = NEIGHBOURS[j]
                 sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
-                open_moves[j] = sig_moves[sig] or _sig_moves(sig)
-        r0, r1, c0, c1 = box
-        if r < r0 or r > r1 or c < c0 or c > c1:
-            box = (min(r, r0), max(r, r1), min(c, c0), max(c, c1))
+                m = open_moves[j] = sig_moves[sig] or _sig_moves(sig)
+                if inside[j]:
+                    total += m[2] - counted[j]
+                    counted[j] = m[2]
         if drawn < size:  # 7: the card drawn
             drawn += 1
         else:  # 3: a card of one's own
             held = hands[seat]
-            rest = list(hands)
-            rest[seat] = (_LEFT.get(held) or _left(held))[kind]
-            hands = tuple(rest)
+            hands[seat] = (_LEFT.get(held) or _left(held))[kind]
         texts.append(text)
         seats.append(seat)
         placed += 1
@@ -455,11 +473,11 @@ def fast_game(
     after = replace(
         state,
         board=tuple(board),
-        hands=hands,
+        hands=tuple(hands),
         deck=deck[drawn:],
         placed=placed,
         seat=-1 if placed == CARDS else seat,
-        box=box,
+        box=window[0],
         last=last,
     )
     return texts, seats, after
@@ -474,11 +492,15 @@ def _near_cards(board: Sequence[int]) -> set[int]:
 # Per signature of the neighbours of a square, the canonical moves of every
 # card code there (what tables.fill puts in a block, whatever the square):
 # per code the numbers of their orders (tables.ORDERS), in the order of the
-# listing, and per code how many. None: not worked out yet.
-_SIG_MOVES: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None] = [None] * SIGS
+# listing; per code how many; and those numbers packed in one, code c's in
+# bits 16c to 16c + 15 (at most 9 moves a code on a square, so a sum over
+# the open squares fits its field). None: not worked out yet.
+_SigMoves = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]
+_SIG_MOVES: list[_SigMoves | None] = [None] * SIGS
+_FIELD = 0xFFFF
 
 
-def _sig_moves(sig: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _sig_moves(sig: int) -> _SigMoves:
     if _ROW_OF is None:
         prepare()
     assert _ROW_OF is not None
@@ -488,34 +510,59 @@ def _sig_moves(sig: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
             tables.ROW_SET[_ROW_OF[REL_INDEX[code] * SIGS + turned[CLASS[code][1]]]]]])
         for code in range(16)
     )
-    out = _SIG_MOVES[sig] = (orders, tuple(map(len, orders)))
+    counts = tuple(map(len, orders))
+    out = _SIG_MOVES[sig] = (orders, counts, sum(k << 16 * code for code, k in enumerate(counts)))
     return out
 
 
 # Per hand: its card codes (both faces of each card), ascending (the order
-# of the listing), and what takes their entries out of a tuple by code.
-_CODES: dict[tuple[int, ...], tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]] = {}
+# of the listing), and the mask of their fields in _sig_moves' packed numbers.
+_CODES: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
 
-def _codes(hand: tuple[int, ...]) -> tuple[tuple[int, ...], Callable[[Any], tuple[int, ...]]]:
+def _codes(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     if len(_CODES) > 10_000:
         _CODES.clear()
     codes = tuple(sorted({c for k in hand for c in (k, flip(k))}))
-    # A tuple even for one code: the slice of it.
-    of_codes = itemgetter(*codes) if len(codes) > 1 else itemgetter(slice(codes[0], codes[0] + 1))
-    out = _CODES[hand] = (codes, of_codes)
+    out = _CODES[hand] = (codes, sum(_FIELD << 16 * c for c in codes))
     return out
 
 
-# Per box of a table with cards: the squares where a card may go next as
-# far as the box goes (5.1b: the cards still fit a 4x4 box), in the order
-# of their names (as tables.listing takes them).
-_OPEN: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+# Per box of a table with cards, its window: the box; the squares where a
+# card may go next as far as the box goes (5.1b: the cards still fit a 4x4
+# box), in the order of their names (as tables.listing takes them); per
+# square whether it is one of them; and per square, once a card has gone
+# there, the window of the box after it and the squares that it closes.
+_Window = list[Any]
+_WINDOWS: dict[tuple[int, int, int, int], _Window] = {}
 
 
-def _open(box: tuple[int, int, int, int]) -> tuple[int, ...]:
+def _window(box: tuple[int, int, int, int]) -> _Window:
     r0, r1, c0, c1 = box
     rows = range(max(r1 - 3, r0 - 1, 0), min(r0 + 3, r1 + 1, SIZE - 1) + 1)
     cols = range(max(c1 - 3, c0 - 1, 0), min(c0 + 3, c1 + 1, SIZE - 1) + 1)
-    out = _OPEN[box] = tuple(r * SIZE + c for c in cols for r in rows)  # at most 8**4 boxes
+    squares = tuple(r * SIZE + c for c in cols for r in rows)
+    inside = bytearray(OFF + 1)
+    for sq in squares:
+        inside[sq] = 1
+    out = _WINDOWS[box] = [box, squares, bytes(inside), [None] * OFF]  # at most 8**4 boxes
     return out
+
+
+def _grown(window: _Window, sq: int) -> tuple[_Window, tuple[int, ...]]:
+    r, c = ROW_COL[sq]
+    r0, r1, c0, c1 = window[0]
+    box = (min(r, r0), max(r, r1), min(c, c0), max(c, c1))
+    if box == window[0]:
+        out: tuple[_Window, tuple[int, ...]] = (window, ())
+    else:
+        grown = _WINDOWS.get(box) or _window(box)
+        out = (grown, tuple(j for j in window[1] if not grown[2][j]))
+    window[3][sq] = out
+    return out
+
+
+# The window of the empty table: the first card goes on d4 (5.1a).
+_FIRST: _Window = [NO_BOX, (CENTRE,), bytes(1 if sq == CENTRE else 0 for sq in range(OFF + 1)),
+                   [None] * OFF]
+_CENTRE_ONLY = _FIRST[2]
