@@ -10,6 +10,8 @@ text that could ever be canonical is tried at every position of some of
 them, and the starting cards of the deal are compared with :mod:`chance`.
 ``fast_play`` (a whole log's texts at once) must give the seats and the state
 that ``fast_apply`` gives text after text, and stop at the first it refuses.
+``fast_game`` (self-play's whole game at once) must play the game that the
+checked loop (legal_moves, format_move, apply) plays with the same picks.
 """
 
 from __future__ import annotations
@@ -248,3 +250,47 @@ def test_standing_is_the_score_by_definition(players):
             ties += len({s.place for s in got.standings}) < players
         unscored += any(states[-1].unscored)
     assert ties and unscored
+
+
+def checked_game(state, pick, limit=None):
+    """Self-play by the checked loop: at each position the move
+    ``legal_moves[pick(len(legal_moves))]``, spelled and applied."""
+    texts, seats = [], []
+    while (seat := game.to_move(state)) is not None and (limit is None or len(texts) < limit):
+        legal = game.legal_moves(state)
+        move = legal[pick(len(legal))]
+        texts.append(game.format_move(state, move))
+        seats.append(seat)
+        state = game.apply(state, move)
+    return texts, seats, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_game_is_the_checked_loop(players):
+    """``fast_game`` plays the game the checked loop plays with the same
+    picks, text for text, seat for seat, to the same state: from the start
+    and from every position of a game, to the end or for a few moves; a
+    finished game or a limit of 0 plays nothing. The games include
+    completions that discard stacks, players short of chips and the last
+    play (End of Game), which the test checks it met."""
+    from adjudicator.chance import Chance
+
+    met = {"discard": 0, "short": 0, "unscored": 0}
+    for seed in range(16):
+        start = game.setup({}, NAMES[:players], f"whole-{seed}")
+        texts, seats, end = checked_game(start, Chance(f"{players}/{seed}", "simulate").below)
+        assert fast.fast_game(start, Chance(f"{players}/{seed}", "simulate").below) == (
+            texts, seats, end)
+        state = start
+        for k, text in enumerate(texts):
+            for limit in (None, 0, 1, 3):
+                pick = f"{players}/{seed}/{k}/{limit}"
+                want = checked_game(state, Chance(pick, "pick").below, limit)
+                assert fast.fast_game(state, Chance(pick, "pick").below, limit) == want, (k, limit)
+            after = game.apply(state, game.parse_move(state, text))
+            met["discard"] += len(after.stacks) < len(state.stacks)
+            met["short"] += min(state.chips) < rules.MAX_BET
+            state = after
+        met["unscored"] += sum(end.unscored) > 0
+        assert fast.fast_game(end, Chance("over", "pick").below) == ([], [], end)
+    assert all(met.values()), met

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .cards import PLAYERS, TIME, Move
-from .notation import CANONICAL
+from .cards import ALL_MOVES, MAX_BET, PLAYERS, TIME, Move
+from .notation import CANONICAL, format_move
 from .rules import GEOMETRY, Stack, State, completes, ended, next_with_cards
 
 
@@ -264,6 +264,124 @@ def fast_step(state: State, move: Move) -> tuple[str, State] | None:
 
 def fast_game(
     state: State, pick: Callable[[int], int], limit: int | None = None
-) -> tuple[list[str], list[int], State] | None:
-    """None: self-play plays move by move (:func:`fast_step`)."""
-    return None
+) -> tuple[list[str], list[int], State]:
+    """Self-play at once: from ``state``, at each position the move
+    ``legal_moves(state)[pick(len(legal_moves(state)))]``, spelled as
+    ``format_move`` spells it and played as ``apply`` plays it, until the
+    game ends or ``limit`` moves are played. The texts, the seats that
+    played them and the state after the last.
+
+    The moves are counted as :func:`.rules.legal_moves` lists them, card by
+    card in row order: a card that completes a Time or a Place alone, any
+    other alone, then with 1 to k chips on Time, then on Place (k: the
+    player's chips, at most 5); only the one picked is made, from the table
+    of every canonical text, and played as :func:`fast_play` plays it, the
+    position in local variables. The tests compare the whole game with the
+    checked loop (legal_moves, format_move, apply), from every point of it.
+
+    >>> from adjudicator.chance import Chance
+    >>> from adjudicator.games.atlas.rules import setup
+    >>> start = setup({}, ("ann", "bob"), "doc")
+    >>> texts, seats, after = fast_game(start, Chance("doc", "simulate").below, 3)
+    >>> texts, seats, after.played
+    (['4N+2T', '7W+3P', '2N+5P'], [0, 1, 0], 3)
+    """
+    texts: list[str] = []
+    seats: list[int] = []
+    seat = state.seat
+    if seat < 0 or (limit is not None and limit <= 0):
+        return texts, seats, state
+    left = -1 if limit is None else limit  # moves still to play (-1: to the end)
+    up, down = state.up, state.down
+    stacks = {s[0]: s for s in state.stacks} if state.stacks else {}
+    pop = stacks.pop
+    on_time, on_place = state.on_time, state.on_place
+    supply = list(state.chips)
+    hands = list(state.held)
+    deck = state.deck
+    size = len(deck)
+    drawn = 0
+    card = state.last
+    n = len(hands)
+    following = _FOLLOWING[n]
+    plays, geometry = _PLAYS, GEOMETRY
+    while seat >= 0 and left:
+        hand = hands[seat]
+        bets = min(MAX_BET, supply[seat])
+        occupied = up | down
+        # Each card of the hand, ascending (row order), and whether it
+        # completes a Time or a Place (completes() as legal_moves writes it).
+        cards: list[tuple[int, bool]] = []
+        total = 0
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            bit, row, below_row, others = geometry[c]
+            done = False
+            showing = up & row
+            if showing.bit_count() >= 3:
+                stretch = (occupied | bit) & row
+                above = stretch >> c
+                end = (~above & (above + 1)).bit_length() + c - 1
+                start = (~stretch & (bit - 1) | below_row).bit_length()
+                done = ((showing | bit) & ((1 << end) - (1 << start))).bit_count() >= 4
+            if not done and occupied & others == others:
+                done = not (f := down & others) & (f - 1)
+            cards.append((c, done))
+            total += 1 if done else 1 + 2 * bets
+        k = pick(total)
+        for c, done in cards:  # noqa: B007 (the card of the move picked, after the loop)
+            count = 1 if done else 1 + 2 * bets
+            if k < count:
+                break
+            k -= count
+        # Its place among the card's moves: alone, Time 1..bets, Place 1..bets.
+        text, entry = plays[11 * c + (k if k <= bets else k - bets + MAX_BET)]
+        card_, bit, side, chips, new, row, below_row, others = entry
+        if side:  # a prediction: the card completes nothing
+            supply[seat] -= chips
+            stacks[card_] = new[seat]
+            if side == TIME:
+                on_time |= bit
+            else:
+                on_place |= bit
+            up |= bit
+        elif done:  # Play a Card A: what it completes flips (as fast_play)
+            time, place = completes(up, down, card_)
+            flips = time | place
+            up = (up | bit) & ~flips
+            down |= flips
+            wrong = on_time & place | on_place & time
+            if wrong:
+                on_time &= ~wrong
+                on_place &= ~wrong
+                while wrong:
+                    low = wrong & -wrong
+                    pop(low.bit_length() - 1, None)
+                    wrong ^= low
+        else:
+            up |= bit
+        if drawn < size:
+            hands[seat] = hand ^ bit | 1 << deck[drawn]
+            drawn += 1
+        else:
+            hands[seat] = hand ^ bit
+        texts.append(text)
+        seats.append(seat)
+        card = card_
+        left -= 1
+        if not hands[nxt := following[seat]]:
+            nxt = next_with_cards(hands, seat)
+        seat = nxt
+    after = State(
+        state.players, up, down, tuple(stacks.values()), on_time, on_place, tuple(supply),
+        tuple(hands), deck[drawn:], state.removed, seat, card, state.played + len(seats),
+        state.unscored,
+    )  # fmt: skip
+    return texts, seats, after if seat >= 0 else ended(after)
+
+
+#: Every move by its place in ALL_MOVES (11 a card): its text and its entry.
+_PLAYS = tuple((text, _BY_TEXT[text]) for text in (format_move(None, m) for m in ALL_MOVES))
