@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from operator import mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -140,8 +139,13 @@ def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
     # looked for in the blocks first (any three in a row: a superset).
     if b"\xff\xff\xff" in data and max(words) >= _WORD - count:
         return Chance(seed, label).shuffle(items)
-    for i, j in zip(range(count, 0, -1), map(mod, words, range(count + 1, 1, -1))):
+    # (A plain loop: cheaper here than zip and map over ranges, whose
+    # objects cost more than a short shuffle's few steps.)
+    i = count
+    for w in words[:count]:
+        j = w % (i + 1)
         out[i], out[j] = out[j], out[i]
+        i -= 1
     return out
 
 
