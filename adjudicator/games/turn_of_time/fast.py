@@ -255,7 +255,7 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     if seat < 0:
         return [], state
     board = list(state.board)
-    hands = [list(hand) for hand in state.hands]
+    hands = list(map(list, state.hands))
     deck = state.deck
     size = len(deck)
     drawn = 0  # solo: cards taken from the deck so far
@@ -324,7 +324,7 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     after = replace(
         state,
         board=tuple(board),
-        hands=tuple([tuple(hand) for hand in hands]),
+        hands=tuple(map(tuple, hands)),
         deck=deck[drawn:],
         placed=placed,
         seat=-1 if placed == CARDS else seat,
