@@ -258,7 +258,8 @@ _FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, max(PLAY
 
 
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:
-    """None: self-play spells a move and plays its text with :func:`fast_apply`."""
+    """None: a move at a time (the bots' search) takes the checked path;
+    self-play plays whole games with :func:`fast_game`."""
     return None
 
 
