@@ -1,7 +1,10 @@
 """Atlas 3 players: why ``standard`` wins about 80% against ``random`` (issue #23).
 
     python benchmarks/atlas_diagnose.py [--games N] [--first K] [--fraction F]
-                                        [--cheat none|hands|all] [--json FILE]
+                                        [--cheat none|removed|hands|all]
+                                        [--playout random|card|plain] [--cap K]
+                                        [--bias W] [--second seed|removed]
+                                        [--json FILE]
 
 Plays the arena's games (deal ``arena-K``, the bot in seat ``K % 3``, the
 two other seats ``random``, the play seed the deal's), and prints the win
@@ -11,10 +14,17 @@ chips (stacks placed, chips staked, stacks scored, chips left unplayed).
 
 ``--cheat`` is for diagnosis only and is never a level: ``removed`` lets
 the search see the card removed unseen (everything else dealt from each
-iteration's seed as usual), ``hands`` the opponents' true hands (the draw pile and the removed card
-still dealt from each iteration's seed), ``all`` the whole true state, the
-order of the draw pile included. Both measure what hidden information
-costs the search: if the cheat wins no more, the cap is elsewhere.
+iteration's seed as usual), ``hands`` the opponents' true hands (the draw
+pile and the removed card still dealt from each iteration's seed), ``all``
+the whole true state, the order of the draw pile included. They measure what hidden information
+costs the search: if a cheat wins no more, the cap is elsewhere.
+
+The trials (:class:`Trial`, a copy of the search's loop with hooks):
+``--playout`` the bot's own seat's play-out policy, ``--cap`` the most
+chips of a prediction at the root, ``--bias`` a progressive bias at the
+root. ``--second`` asks the search again at every decision of the bot
+(with another seed, or seeing the removed card) and counts how often it
+chooses the same move. ``--json`` keeps every game's record.
 """
 
 from __future__ import annotations
@@ -81,12 +91,18 @@ class Trial(Search):
     """The search with another play-out policy for its own seat (``--playout``):
     ``card``, a card of the hand at random, then one of its moves at random;
     ``plain``, a card at random and no prediction (the card alone); and with
-    ``cap``, no prediction of more than ``cap`` chips at the root."""
+    ``cap``, no prediction of more than ``cap`` chips at the root; with
+    ``bias``, a progressive bias at the root (Chaslot et al., 2008): a move's
+    bound gains ``bias`` times what it is worth to the mover right after it
+    (:mod:`adjudicator.bots.values` of the standing) over what the position
+    is worth now, divided by its visits plus one."""
 
-    def __init__(self, how: str, cap: int | None = None, **kw: Any) -> None:
+    def __init__(self, how: str, cap: int | None = None, bias: float = 0.0,
+                 **kw: Any) -> None:
         super().__init__(**kw)
         self.how = how
         self.cap = cap
+        self.bias = bias
 
     def own(self, moves: Any, rng: Any) -> Any:
         if self.how == "random":
@@ -140,6 +156,13 @@ class Trial(Search):
                     text = game.format_move(state, move)
                     if text in legal:
                         texts[move] = text
+                # What each root move is worth to the mover as the game stands
+                # right after it, less what the position is worth now: what it
+                # scores at once is public (the board and the mover's hand).
+                me = position.seat
+                now = values(standing(state), players)[me]
+                prior = {m: values(standing(play(state, m)), players)[me] - now
+                         for m in texts}
             node = root
             path = [root]
             # Select and expand.
@@ -161,6 +184,8 @@ class Trial(Search):
                     if not untried:
                         bound = (child.total[seat] / child.visits
                                  + c * sqrt(log(child.avail) / child.visits))
+                        if node is root and self.bias:
+                            bound += self.bias * prior[move] / (child.visits + 1)
                         if bound > best_bound:
                             best, best_move, best_bound = child, move, bound
                 if untried:
@@ -198,15 +223,16 @@ class Trial(Search):
 
 
 def play(number: int, fraction: float, cheat: str, playout: str = "random",
-         cap: int | None = None, second: str | None = None) -> dict[str, Any]:
+         cap: int | None = None, second: str | None = None, bias: float = 0.0
+         ) -> dict[str, Any]:
     """One game; what the diagnosis needs of it."""
     game = games.get("atlas")
     n = len(NAMES)
     me = number % n
     seed = f"arena-{number}"
     plies = max(1, int(game.bot_plies * fraction))
-    search = (Search(plies=plies) if playout == "random" and cap is None
-              else Trial(playout, cap, plies=plies))
+    search = (Search(plies=plies) if playout == "random" and cap is None and not bias
+              else Trial(playout, cap, bias, plies=plies))
     rand = bots.get("random")
     greedy = bots.get("greedy")
     state = game.setup({}, NAMES, seed)
@@ -268,9 +294,10 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
         "scored_chips": scored_chips, "kept": list(state.chips),
         "winners": [NAMES.index(w) for w in result.winners],
         "spots": spots,
-        # Each prediction: [by the bot (1) or not (0), the seat's turn (0-8), chips, scored (1/0)]
-        "stacks": [[int(seat == me), turn, chips, int((card, seat) in kept)]
-                   for seat, turn, card, _, chips in stacks],
+        # Each prediction: [by the bot (1) or not (0), the seat's turn (0-8),
+        # chips, scored (1/0), side (1 Time, 2 Place)]
+        "stacks": [[int(seat == me), turn, chips, int((card, seat) in kept), side]
+                   for seat, turn, card, side, chips in stacks],
     }
 
 
@@ -324,6 +351,14 @@ def summary(rows: list[dict[str, Any]]) -> str:
                 cells.append(f"{turn + 1}:{len(mine)} {sum(st[3] for st in mine) / len(mine):.0%}")
         out.append(f"predictions of the {name} seat{'s' * (not who)} by its turn "
                    f"(placed, scored): " + ", ".join(cells))
+    for who, name in ((1, "bot"), (0, "random")):
+        cells = []
+        for side, word in ((1, "Time"), (2, "Place")):
+            mine = [st for r in rows for st in r["stacks"] if st[0] == who and st[4] == side]
+            if mine:
+                cells.append(f"{word} {len(mine)}, {sum(st[3] for st in mine) / len(mine):.0%}")
+        out.append(f"predictions of the {name} seat{'s' * (not who)} by side (placed, scored): "
+                   + "; ".join(cells))
     best_other = [max(r["scores"][s] for s in range(3) if s != r["seat"]) for r in rows]
     mine_scores = [r["scores"][r["seat"]] for r in rows]
     out.append("the best random score of a game: mean "
@@ -358,6 +393,41 @@ def summary(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def replayed(row: dict[str, Any]) -> dict[str, Any]:
+    """A game's record with its predictions worked out again (with their
+    sides, which the first records lacked): the deal, the bot's recorded
+    moves and the random seats' moves, which their seeds fix."""
+    game = games.get("atlas")
+    me, seed = row["seat"], f"arena-{row['number']}"
+    rand = bots.get("random")
+    state = game.setup({}, NAMES, seed)
+    mine = iter(spot["move"] for spot in row["spots"])
+    move_no = 0
+    turns = [0] * len(NAMES)
+    placed = []
+    while (seat := game.to_move(state)) is not None:
+        moves = game.legal_moves(state)
+        texts = tuple(game.format_move(state, m) for m in moves)
+        move_no += 1
+        if seat == me:
+            text = next(mine)
+        else:
+            text = bots.ask(rand, bots.Position(game, {}, NAMES, seat, game.view(state, seat),
+                                                texts, f"{seed}/{move_no}")).move
+        move = moves[texts.index(text)]
+        if move.side:
+            placed.append((seat, turns[seat], move.card, move.side, move.chips))
+        turns[seat] += 1
+        state = game.apply(state, move)
+    result = game.outcome(state)
+    assert result is not None
+    scores = {s.player: s.score for s in result.standings}
+    assert [scores[p] for p in NAMES] == row["scores"], "the replay is not the game"
+    kept = {(s.card, s.seat) for s in state.stacks}
+    return {**row, "stacks": [[int(seat == me), turn, chips, int((card, seat) in kept), side]
+                              for seat, turn, card, side, chips in placed]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=144)
@@ -371,12 +441,21 @@ def main() -> None:
                         help="ask the search again at each of the bot's decisions, with "
                              "another seed or seeing the card removed unseen, and count "
                              "how often it chooses the same")
+    parser.add_argument("--bias", type=float, default=0.0,
+                        help="a progressive bias at the root by the standing after each move")
     parser.add_argument("--json", type=Path, help="write every game's record here")
+    parser.add_argument("--summarize", type=Path, metavar="JSON",
+                        help="play nothing: print the summary of a run's --json record again "
+                             "(its games replayed for what the record lacks)")
     args = parser.parse_args()
+    if args.summarize:
+        print(summary([replayed(r) for r in json.loads(args.summarize.read_text())]))
+        return
     print(" ".join(["python", "benchmarks/atlas_diagnose.py", *sys.argv[1:]]))
     rows = []
     for k in range(args.first, args.first + args.games):
-        rows.append(play(k, args.fraction, args.cheat, args.playout, args.cap, args.second))
+        rows.append(play(k, args.fraction, args.cheat, args.playout, args.cap, args.second,
+                         args.bias))
         print(f"game {k}: seat {rows[-1]['seat']} scores {rows[-1]['scores']} "
               f"share {rows[-1]['share']:.2f}", file=sys.stderr, flush=True)
     if args.json:
