@@ -20,8 +20,10 @@ import random
 
 import pytest
 
+from adjudicator.chance import Chance
 from adjudicator.errors import MoveError
 from adjudicator.games.atlas import GAME as game, fast, notation, rules
+from test_conformance import checked_game  # self-play by the checked loop, for any game
 
 NAMES = ("ann", "bob", "cy", "dee")
 EVERY_CANONICAL = list(notation.CANONICAL)  # 32 cards x (alone, 1-5 on Time, 1-5 on Place)
@@ -110,8 +112,6 @@ def test_the_starting_cards_are_those_of_the_stream():
 
 def _draws(seed: str) -> tuple[int, int, int]:
     """How many draws of two the deal of the starting cards takes, and the two."""
-    from adjudicator.chance import Chance
-
     chance, draws = Chance(seed, "start"), 0
     while True:
         draws += 1
@@ -252,19 +252,6 @@ def test_standing_is_the_score_by_definition(players):
     assert ties and unscored
 
 
-def checked_game(state, pick, limit=None):
-    """Self-play by the checked loop: at each position the move
-    ``legal_moves[pick(len(legal_moves))]``, spelled and applied."""
-    texts, seats = [], []
-    while (seat := game.to_move(state)) is not None and (limit is None or len(texts) < limit):
-        legal = game.legal_moves(state)
-        move = legal[pick(len(legal))]
-        texts.append(game.format_move(state, move))
-        seats.append(seat)
-        state = game.apply(state, move)
-    return texts, seats, state
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_game_is_the_checked_loop(players):
     """``fast_game`` plays the game the checked loop plays with the same
@@ -273,19 +260,17 @@ def test_fast_game_is_the_checked_loop(players):
     finished game or a limit of 0 plays nothing. The games include
     completions that discard stacks, players short of chips and the last
     play (End of Game), which the test checks it met."""
-    from adjudicator.chance import Chance
-
     met = {"discard": 0, "short": 0, "unscored": 0}
     for seed in range(16):
         start = game.setup({}, NAMES[:players], f"whole-{seed}")
-        texts, seats, end = checked_game(start, Chance(f"{players}/{seed}", "simulate").below)
-        assert fast.fast_game(start, Chance(f"{players}/{seed}", "simulate").below) == (
-            texts, seats, end)
+        picks = f"{players}/{seed}"
+        texts, seats, end = checked_game(game, start, Chance(picks, "simulate").below, None)
+        assert fast.fast_game(start, Chance(picks, "simulate").below) == (texts, seats, end)
         state = start
         for k, text in enumerate(texts):
             for limit in (None, 0, 1, 3):
                 pick = f"{players}/{seed}/{k}/{limit}"
-                want = checked_game(state, Chance(pick, "pick").below, limit)
+                want = checked_game(game, state, Chance(pick, "pick").below, limit)
                 assert fast.fast_game(state, Chance(pick, "pick").below, limit) == want, (k, limit)
             after = game.apply(state, game.parse_move(state, text))
             met["discard"] += len(after.stacks) < len(state.stacks)
