@@ -375,7 +375,6 @@ def fast_game(
     deck = state.deck
     size = len(deck)
     drawn = 0  # solo: cards taken from the deck so far
-    box = state.box
     last = state.last
     following = _FOLLOWING[len(state.players)]
     stop = CARDS if limit is None else min(CARDS, placed + limit)
@@ -391,9 +390,9 @@ def fast_game(
     open_moves: list[Any] = [None] * (OFF + 1)
     counted = [0] * (OFF + 1)
     m: Any  # an entry of _SIG_MOVES
+    window = (_WINDOWS.get(state.box) or _window(state.box)) if placed else _FIRST
+    squares, inside = window.squares, window.inside
     if placed:
-        window = _WINDOWS.get(box) or _window(box)
-        squares, inside = window[1], window[2]
         for sq in _near_cards(board):
             n, e, s, w = NEIGHBOURS[sq]
             sig = sig_n[board[n]] + sig_e[board[e]] + sig_s[board[s]] + sig_w[board[w]]
@@ -401,8 +400,6 @@ def fast_game(
             if inside[sq]:
                 counted[sq] = m[2]
     else:  # 5.1a: the first card goes on d4
-        window = _FIRST
-        squares, inside = (CENTRE,), _CENTRE_ONLY
         m = open_moves[CENTRE] = sig_moves[0] or _sig_moves(0)
         counted[CENTRE] = m[2]
     total = sum(counted)
@@ -430,7 +427,7 @@ def fast_game(
         text = base[code][sq] + suffix[oid]
         known = _KNOWN[code * OFF + sq]
         place = order_at[oid][0]
-        kind, rows_at, shares, faces, _, _, sq, nbrs, r, c = known
+        kind, rows_at, shares, faces, _, _, sq, nbrs, _, _ = known
         # The move is listed, so legal: its result read as _play reads it.
         n, e, s, w = nbrs
         sh_n, sh_e, sh_s, sh_w = shares
@@ -440,13 +437,13 @@ def fast_game(
         open_moves[sq] = None
         total -= counted[sq]
         counted[sq] = 0
-        grown, closed = window[3][sq] or _grown(window, sq)
+        grown, closed = window.after[sq] or window.grow(sq)
         if grown is not window:  # the box grows: squares may close
             for j in closed:
                 total -= counted[j]
                 counted[j] = 0
             window = grown
-            squares, inside = window[1], window[2]
+            squares, inside = window.squares, window.inside
         changed = list(nbrs)
         for d in flips:
             j = nbrs[d]
@@ -477,7 +474,7 @@ def fast_game(
         deck=deck[drawn:],
         placed=placed,
         seat=-1 if placed == CARDS else seat,
-        box=window[0],
+        box=window.box,
         last=last,
     )
     return texts, seats, after
@@ -528,12 +525,40 @@ def _codes(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return out
 
 
-# Per box of a table with cards, its window: the box; the squares where a
-# card may go next as far as the box goes (5.1b: the cards still fit a 4x4
-# box), in the order of their names (as tables.listing takes them); per
-# square whether it is one of them; and per square, once a card has gone
-# there, the window of the box after it and the squares that it closes.
-_Window = list[Any]
+class _Window:
+    """Per box of a table with cards: the squares where a card may go next
+    as far as the box goes (5.1b: the cards still fit a 4x4 box), in the
+    order of their names (as tables.listing takes them); per square whether
+    it is one of them; and per square, once a card has gone there, the
+    window of the box after it and the squares that placement closes
+    (worked out when first met, by :meth:`grow`). Kept in _WINDOWS: at most
+    8**4 boxes."""
+
+    __slots__ = ("box", "squares", "inside", "after")
+
+    def __init__(self, box: tuple[int, int, int, int], squares: tuple[int, ...]) -> None:
+        inside = bytearray(OFF + 1)
+        for sq in squares:
+            inside[sq] = 1
+        self.box = box
+        self.squares = squares
+        self.inside = bytes(inside)
+        self.after: list[tuple[_Window, tuple[int, ...]] | None] = [None] * OFF
+
+    def grow(self, sq: int) -> tuple[_Window, tuple[int, ...]]:
+        """The window after a card goes on ``sq``, and the squares it closes."""
+        r, c = ROW_COL[sq]
+        r0, r1, c0, c1 = self.box
+        box = (min(r, r0), max(r, r1), min(c, c0), max(c, c1))
+        if box == self.box:
+            out: tuple[_Window, tuple[int, ...]] = (self, ())
+        else:
+            grown = _WINDOWS.get(box) or _window(box)
+            out = (grown, tuple(j for j in self.squares if not grown.inside[j]))
+        self.after[sq] = out
+        return out
+
+
 _WINDOWS: dict[tuple[int, int, int, int], _Window] = {}
 
 
@@ -541,28 +566,9 @@ def _window(box: tuple[int, int, int, int]) -> _Window:
     r0, r1, c0, c1 = box
     rows = range(max(r1 - 3, r0 - 1, 0), min(r0 + 3, r1 + 1, SIZE - 1) + 1)
     cols = range(max(c1 - 3, c0 - 1, 0), min(c0 + 3, c1 + 1, SIZE - 1) + 1)
-    squares = tuple(r * SIZE + c for c in cols for r in rows)
-    inside = bytearray(OFF + 1)
-    for sq in squares:
-        inside[sq] = 1
-    out = _WINDOWS[box] = [box, squares, bytes(inside), [None] * OFF]  # at most 8**4 boxes
-    return out
-
-
-def _grown(window: _Window, sq: int) -> tuple[_Window, tuple[int, ...]]:
-    r, c = ROW_COL[sq]
-    r0, r1, c0, c1 = window[0]
-    box = (min(r, r0), max(r, r1), min(c, c0), max(c, c1))
-    if box == window[0]:
-        out: tuple[_Window, tuple[int, ...]] = (window, ())
-    else:
-        grown = _WINDOWS.get(box) or _window(box)
-        out = (grown, tuple(j for j in window[1] if not grown[2][j]))
-    window[3][sq] = out
+    out = _WINDOWS[box] = _Window(box, tuple(r * SIZE + c for c in cols for r in rows))
     return out
 
 
 # The window of the empty table: the first card goes on d4 (5.1a).
-_FIRST: _Window = [NO_BOX, (CENTRE,), bytes(1 if sq == CENTRE else 0 for sq in range(OFF + 1)),
-                   [None] * OFF]
-_CENTRE_ONLY = _FIRST[2]
+_FIRST = _Window(NO_BOX, (CENTRE,))
