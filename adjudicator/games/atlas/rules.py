@@ -134,7 +134,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     # the draw pile (empty with 4 players: 30 = 4 * 7 + 2).
     cards = shuffled(seed, "deck", cards)
     dealt = HAND_SIZE * n
-    held = tuple([sum([1 << c for c in cards[k : k + HAND_SIZE]]) for k in range(0, dealt, HAND_SIZE)])
+    held = tuple([mask(cards[k : k + HAND_SIZE]) for k in range(0, dealt, HAND_SIZE)])
     cut = dealt + REMOVED[n]
     return State(
         players, up, 0, (), 0, 0, (CHIPS[n],) * n, held, tuple(cards[cut:]),
