@@ -2,11 +2,12 @@
 
     python benchmarks/atlas_diagnose.py [--games N] [--first K] [--fraction F]
                                         [--cheat none|removed|hands|all]
-                                        [--playout random|card|plain|aware|mast]
+                                        [--playout random|card|plain|aware|mast|learned]
                                         [--cap K]
                                         [--bias W] [--second seed|removed]
                                         [--trees K] [--merge visits|vote]
                                         [--root ucb|group|halving] [--epsilon E]
+                                        [--record FILE] [--weights FILE]
                                         [--json FILE]
 
 Plays the arena's games (deal ``arena-K``, the bot in seat ``K % 3``, the
@@ -30,7 +31,10 @@ trees, their roots merged by ``--merge``); ``--root group`` the root's
 moves grouped by card and side (commit 9a76e54's search), ``--root
 halving`` sequential halving at the root; ``--playout mast`` the bot's own
 play-out moves by their mean values so far (``--epsilon`` of them at
-random). ``--second`` asks the search again at every decision of the bot
+random); ``--playout learned`` the bot's own play-out moves sampled from
+a softmax fitted to the bot's own choices (``benchmarks/atlas_policy.py``,
+its weights from ``--weights``; ``--record`` writes the choices it is
+fitted to). ``--second`` asks the search again at every decision of the bot
 (with another seed, or seeing the removed card) and counts how often it
 chooses the same move. ``--json`` keeps every game's record.
 """
@@ -43,6 +47,7 @@ import math
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +61,14 @@ from adjudicator.bots.values import values  # noqa: E402
 from adjudicator.chance import shuffled  # noqa: E402
 from adjudicator.games.atlas.rules import State  # noqa: E402
 from adjudicator.games.atlas.rules import apply as apply_move  # noqa: E402
+from atlas_policy import choose  # type: ignore[import-not-found]  # noqa: E402
 
 NAMES = ("ann", "bob", "cy")
+#: ``--record``: every decision of the bot, the features of its legal moves
+#: (``atlas_policy.features``) and the one chosen.
+RECORD: list[Any] | None = None
+#: ``--playout learned``: the weights of ``atlas_policy``'s softmax.
+WEIGHTS: list[float] = []
 
 
 class Peeking:
@@ -422,7 +433,9 @@ class Trial(Search):
             while to_move(state) is not None and depth < ROLLOUT_CAP:
                 moves = legal_moves(state)
                 if state.seat == position.seat:
-                    if self.how == "mast":
+                    if self.how == "learned":
+                        move = choose(state, moves, WEIGHTS, rng)
+                    elif self.how == "mast":
                         move = self.mast_move(moves, mast, rng, root.total[me] / root.visits
                                               if root.visits else 0.5)
                         mine.append(move)
@@ -491,6 +504,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
     stacks: list[list[int]] = []  # [seat, the seat's turn, card, side, chips]
     turns = [0] * n
     move_no = 0
+    thought: list[float] = []  # CPU seconds of each of the bot's decisions
     while (seat := game.to_move(state)) is not None:
         moves = game.legal_moves(state)
         texts = tuple(game.format_move(state, m) for m in moves)
@@ -498,8 +512,15 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
         view = game.view(state, seat)
         g = game if seat != me or cheat == "none" else Peeking(game, state, cheat)
         position = bots.Position(g, {}, NAMES, seat, view, texts, f"{seed}/{move_no}")
+        began = time.process_time()
         decision = bots.ask(search if seat == me else rand, position)
+        if seat == me:
+            thought.append(time.process_time() - began)
         move = moves[texts.index(decision.move)]
+        if seat == me and RECORD is not None and len(moves) > 1:
+            from atlas_policy import features  # type: ignore[import-not-found]
+
+            RECORD.append([features(state, moves), moves.index(move)])
         if seat == me:
             plain = bots.Position(game, {}, NAMES, seat, view, texts, f"{seed}/{move_no}")
             weighed = bots.ask(greedy, plain)
@@ -543,6 +564,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
         "scored_chips": scored_chips, "kept": list(state.chips),
         "winners": [NAMES.index(w) for w in result.winners],
         "spots": spots,
+        "thought": thought,
         # Each prediction: [by the bot (1) or not (0), the seat's turn (0-8),
         # chips, scored (1/0), side (1 Time, 2 Place)]
         "stacks": [[int(seat == me), turn, chips, int((card, seat) in kept), side]
@@ -559,6 +581,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
     rank, rlow, rhigh = mean_interval([float(r["rank"]) for r in rows])
     out.append(f"games {len(rows)}: win share {wins / len(rows):.0%} ({low:.0%}-{high:.0%}), "
                f"avg rank {rank:.2f} ({rlow:.2f}-{rhigh:.2f})")
+    times = sorted(t for r in rows for t in r.get("thought", ()))
+    if times:
+        out.append(f"CPU seconds a move of the bot (with the diagnosis's own work, as the "
+                   f"arena's s/move): median {statistics.median(times):.2f}, max {times[-1]:.2f}")
 
     def mean(key: str, who: str, which: list[dict[str, Any]]) -> float:
         vals = []
@@ -683,7 +709,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--fraction", type=float, default=0.25)
     parser.add_argument("--cheat", choices=("none", "removed", "hands", "all"), default="none")
-    parser.add_argument("--playout", choices=("random", "card", "plain", "aware", "mast"), default="random",
+    parser.add_argument("--playout", choices=("random", "card", "plain", "aware", "mast", "learned"), default="random",
                         help="the play-out policy of the bot's own seat (a trial)")
     parser.add_argument("--cap", type=int, help="no prediction of more chips at the root")
     parser.add_argument("--second", choices=("seed", "removed"),
@@ -701,12 +727,25 @@ def main() -> None:
     parser.add_argument("--root", choices=("ucb", "group", "halving"), default="ucb",
                         help="how the root chooses: the bound over every move (the search's), "
                              "a card and side first (group), sequential halving (halving)")
+    parser.add_argument("--record", type=Path,
+                        help="write the features of the bot's moves and its choices here "
+                             "(JSON lines, for atlas_policy.py FIT)")
+    parser.add_argument("--weights", type=Path,
+                        help="--playout learned: the weights atlas_policy.py FIT wrote")
     parser.add_argument("--json", type=Path, help="write every game's record here")
     parser.add_argument("--summarize", type=Path, metavar="JSON",
                         help="play nothing: print the summary of a run's --json record again "
                              "(its games replayed for what the record lacks)")
     args = parser.parse_args()
+    global RECORD, WEIGHTS
     Trial.epsilon = args.epsilon
+    if args.record:
+        RECORD = []
+    if args.weights:
+        from atlas_policy import NAMES as FEATURES
+
+        got = json.loads(args.weights.read_text())
+        WEIGHTS = [got[name] for name in FEATURES]
     if args.summarize:
         print(summary([replayed(r) for r in json.loads(args.summarize.read_text())]))
         return
@@ -719,6 +758,8 @@ def main() -> None:
               f"share {rows[-1]['share']:.2f}", file=sys.stderr, flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=0))
+    if args.record and RECORD is not None:
+        args.record.write_text("".join(json.dumps(r) + "\n" for r in RECORD))
     print(summary(rows))
 
 
