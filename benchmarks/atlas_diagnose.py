@@ -583,8 +583,8 @@ def summary(rows: list[dict[str, Any]]) -> str:
                f"avg rank {rank:.2f} ({rlow:.2f}-{rhigh:.2f})")
     times = sorted(t for r in rows for t in r.get("thought", ()))
     if times:
-        out.append(f"CPU seconds a move of the bot (with the diagnosis's own work, as the "
-                   f"arena's s/move): median {statistics.median(times):.2f}, max {times[-1]:.2f}")
+        out.append(f"CPU seconds a move of the bot (its search alone, as the arena's "
+                   f"s/move): median {statistics.median(times):.2f}, max {times[-1]:.2f}")
 
     def mean(key: str, who: str, which: list[dict[str, Any]]) -> float:
         vals = []
