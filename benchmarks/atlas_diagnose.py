@@ -2,8 +2,12 @@
 
     python benchmarks/atlas_diagnose.py [--games N] [--first K] [--fraction F]
                                         [--cheat none|removed|hands|all]
-                                        [--playout random|card|plain] [--cap K]
+                                        [--playout random|card|plain|aware|mast|learned]
+                                        [--cap K]
                                         [--bias W] [--second seed|removed]
+                                        [--trees K] [--merge visits|vote]
+                                        [--root ucb|group|halving] [--epsilon E]
+                                        [--record FILE] [--weights FILE]
                                         [--json FILE]
 
 Plays the arena's games (deal ``arena-K``, the bot in seat ``K % 3``, the
@@ -22,7 +26,15 @@ costs the search: if a cheat wins no more, the cap is elsewhere.
 The trials (:class:`Trial`, a copy of the search's loop with hooks):
 ``--playout`` the bot's own seat's play-out policy, ``--cap`` the most
 chips of a prediction at the root, ``--bias`` a progressive bias at the
-root. ``--second`` asks the search again at every decision of the bot
+root; ``--trees`` a root ensemble (the budget split over K independent
+trees, their roots merged by ``--merge``); ``--root group`` the root's
+moves grouped by card and side (commit 9a76e54's search), ``--root
+halving`` sequential halving at the root; ``--playout mast`` the bot's own
+play-out moves by their mean values so far (``--epsilon`` of them at
+random); ``--playout learned`` the bot's own play-out moves sampled from
+a softmax fitted to the bot's own choices (``benchmarks/atlas_policy.py``,
+its weights from ``--weights``; ``--record`` writes the choices it is
+fitted to). ``--second`` asks the search again at every decision of the bot
 (with another seed, or seeing the removed card) and counts how often it
 chooses the same move. ``--json`` keeps every game's record.
 """
@@ -35,6 +47,7 @@ import math
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +61,14 @@ from adjudicator.bots.values import values  # noqa: E402
 from adjudicator.chance import shuffled  # noqa: E402
 from adjudicator.games.atlas.rules import State  # noqa: E402
 from adjudicator.games.atlas.rules import apply as apply_move  # noqa: E402
+from atlas_policy import choose  # type: ignore[import-not-found]  # noqa: E402
 
 NAMES = ("ann", "bob", "cy")
+#: ``--record``: every decision of the bot, the features of its legal moves
+#: (``atlas_policy.features``) and the one chosen.
+RECORD: list[Any] | None = None
+#: ``--playout learned``: the weights of ``atlas_policy``'s softmax.
+WEIGHTS: list[float] = []
 
 
 class Peeking:
@@ -100,11 +119,16 @@ class Trial(Search):
     is worth now, divided by its visits plus one."""
 
     def __init__(self, how: str, cap: int | None = None, bias: float = 0.0,
+                 trees: int = 1, merge: str = "visits", root: str = "ucb",
                  **kw: Any) -> None:
         super().__init__(**kw)
+        self.root = root
+        self.chosen: Any = None
         self.how = how
         self.cap = cap
         self.bias = bias
+        self.trees = trees
+        self.merge = merge
 
     def own(self, moves: Any, rng: Any) -> Any:
         if self.how == "random":
@@ -115,6 +139,30 @@ class Trial(Search):
             return next(m for m in moves if m.card == card)
         mine = [m for m in moves if m.card == card]
         return mine[rng.randrange(len(mine))]
+
+    #: ``mast``: the share of the bot's own play-out moves chosen at random.
+    epsilon = 0.4
+
+    def mast_move(self, moves: Any, mast: dict[Any, list[Any]], rng: Any,
+                  prior: float) -> Any:
+        """The ``mast`` policy (Move-Average Sampling, Finnsson & Björnsson,
+        2008, epsilon-greedy as Tak, Winands & Björnsson, 2012): with
+        probability :attr:`epsilon` a move at random, else the move with the
+        best mean value to the bot over this decision's iterations so far in
+        which it played it (a move never played counts as the mean of all,
+        ties at random)."""
+        if rng.random() < self.epsilon or not mast:
+            return moves[rng.randrange(len(moves))]
+        best: list[Any] = []
+        top = -1.0
+        for m in moves:
+            got = mast.get(m)
+            q = prior if got is None else got[0] / got[1]
+            if q > top:
+                best, top = [m], q
+            elif q == top:
+                best.append(m)
+        return best[rng.randrange(len(best))]
 
     def aware(self, state: State, moves: Any, rng: Any) -> Any:
         """The ``aware`` policy: a completion that scores the mover more than
@@ -158,8 +206,69 @@ class Trial(Search):
         staked = [m for m in options if m.side == side and m.chips <= 3]
         return staked[rng.randrange(len(staked))] if staked else options[0]
 
+    def __call__(self, position: bots.Position) -> bots.Decision:
+        """The search's decision; with a root that chooses otherwise than by
+        the most visited move (``group``, ``halving``), that root's choice."""
+        self.chosen = None
+        decision = super().__call__(position)
+        if self.chosen is None or decision.move == self.chosen:
+            return decision
+        return bots.Decision(move=self.chosen, ranked=decision.ranked,
+                             iterations=decision.iterations, plies=decision.plies)
+
     def grow(self, position: bots.Position) -> tuple[Any, dict[Any, str], int, int]:
-        """The tree after the budget, the root's moves spelled, the iterations
+        """The tree after the budget, or with ``trees`` > 1 a root ensemble
+        (root parallelization, Chaslot, Winands & van den Herik, 2008): the
+        budget split into ``trees`` independent searches, each with its own
+        stream of determinizations (the position's seed and the tree's
+        number), their roots merged move by move: ``visits`` sums their
+        visits and values; ``vote`` gives each tree's most visited move one
+        vote (its visits the vote's weight in the merged root's ordering:
+        votes first, then summed visits)."""
+        if self.trees == 1:
+            return self.grow_one(position)
+        budget = self.plies
+        assert budget is not None, "a root ensemble splits a plies budget"
+        merged = Node(len(position.players))
+        texts: dict[Any, str] = {}
+        iterations = plies = 0
+        votes: dict[Any, int] = {}
+        try:
+            self.plies = max(1, budget // self.trees)
+            for k in range(self.trees):
+                one = bots.Position(position.game, position.params, position.players,
+                                    position.seat, position.view, position.legal,
+                                    f"{position.seed}/tree{k}")
+                root, t, i, p = self.grow_one(one)
+                texts.update(t)
+                iterations += i
+                plies += p
+                merged.visits += root.visits
+                top = max(root.children.items(), key=lambda item: (
+                    item[1].visits, -position.legal.index(t[item[0]]) if item[0] in t else 0))
+                votes[top[0]] = votes.get(top[0], 0) + 1
+                for move, child in root.children.items():
+                    into = merged.children.get(move)
+                    if into is None:
+                        into = merged.children[move] = Node(len(position.players))
+                        into.visits = 0
+                    into.visits += child.visits
+                    for s, v in enumerate(child.total):
+                        into.total[s] += v
+        finally:
+            self.plies = budget
+            self.chosen = None  # a root's own choice is one tree's: the merge decides
+        if self.merge == "vote":
+            # The search ranks by visits: votes put first, visits behind.
+            big = merged.visits + 1
+            for move, child in merged.children.items():
+                scale = (votes.get(move, 0) * big + child.visits) / max(1, child.visits)
+                child.visits = votes.get(move, 0) * big + child.visits
+                child.total = [v * scale for v in child.total]
+        return merged, texts, iterations, plies
+
+    def grow_one(self, position: bots.Position) -> tuple[Any, dict[Any, str], int, int]:
+        """One tree after the budget, the root's moves spelled, the iterations
         run and the moves simulated."""
         game, params, view = position.game, position.params, position.view
         players = position.players
@@ -180,10 +289,31 @@ class Trial(Search):
             budget = game.bot_plies
         plies = 0
         iteration = 0
+        me = position.seat
+        # ``group``: the families (card, side) of the root's moves and their
+        # statistics (commit 9a76e54's Families layer, Atlas's grouping).
+        families: dict[Any, Node] = {}
+        family_of: dict[Any, Any] = {}
+        # ``halving``: sequential halving at the root (Karnin, Koren & Somekh,
+        # 2013; at the root of a tree, Pepels et al.'s H-MCTS, 2014): the
+        # iterations the budget affords split over ceil(log2 k) rounds; each
+        # round every surviving move is played out equally often, then the
+        # better half by mean value survives.
+        # ``mast`` play-outs: each own move's mean value to the bot over the
+        # iterations in which the bot played it, anywhere in them.
+        mast: dict[Any, list[Any]] = {}
+        survivors: list[Any] = []
+        queue: list[Any] = []
+        rounds = 1
+        afford = 1
 
         def play(state: Any, move: Any) -> Any:
             done = None if step is None else step(state, move)
             return apply(state, move) if done is None else done[1]
+
+        def mean(move: Any) -> float:
+            child = root.children.get(move)
+            return -1.0 if child is None else child.total[me] / child.visits
 
         while True:
             if self.iterations is not None and iteration >= self.iterations:
@@ -195,6 +325,11 @@ class Trial(Search):
             iteration += 1
             plies += ITERATION_COST
             state = game.consistent(view, params, f"{position.seed}/{iteration}")
+            if self.root == "halving" and not survivors:
+                survivors = [m for m in legal_moves(state)]
+                rounds = max(1, math.ceil(math.log2(len(survivors))))
+                left = sum(h.bit_count() for h in state.held) + len(state.deck)
+                afford = max(1, (budget or 0) // (ITERATION_COST + left))
             if not texts:
                 for move in legal_moves(state):
                     text = game.format_move(state, move)
@@ -209,8 +344,53 @@ class Trial(Search):
                          for m in texts}
             node = root
             path = [root]
+            family: Node | None = None
+            expanded = False
+            first = None
+            if self.root == "group":
+                moves = legal_moves(state)
+                if not family_of:
+                    family_of.update((m, (m.card, m.side)) for m in moves)
+                keys = list(dict.fromkeys(family_of[m] for m in moves))
+                fresh = [k for k in keys if k not in families]
+                if fresh:
+                    key = fresh[rng.randrange(len(fresh))]
+                    family = families[key] = Node(n)
+                else:
+                    lg = log(root.visits)
+                    key = max(keys, key=lambda k: families[k].total[me] / families[k].visits
+                              + c * sqrt(lg / families[k].visits))
+                    family = families[key]
+                members = [m for m in moves if family_of[m] == key]
+                untried = [m for m in members if m not in root.children]
+                if untried:
+                    first = untried[rng.randrange(len(untried))]
+                else:
+                    lg = log(family.visits)
+                    first = max(members, key=lambda m: root.children[m].total[me]
+                                / root.children[m].visits
+                                + c * sqrt(lg / root.children[m].visits))
+            elif self.root == "halving":
+                if not queue:
+                    if len(survivors) > 1 and root.visits:
+                        survivors.sort(key=lambda m: -mean(m))
+                        survivors = survivors[:math.ceil(len(survivors) / 2)]
+                    each = max(1, afford // (rounds * len(survivors)))
+                    queue = [m for _ in range(each) for m in survivors][::-1]
+                first = queue.pop()
+            mine: list[Any] = []  # the own seat's moves of this iteration (mast)
+            if first is not None:
+                mine.append(first)
+                child = root.children.get(first)
+                if child is None:
+                    child = root.children[first] = Node(n)
+                    expanded = True
+                state = play(state, first)
+                plies += 1
+                path.append(child)
+                node = child
             # Select and expand.
-            while (seat := to_move(state)) is not None:
+            while not expanded and (seat := to_move(state)) is not None:
                 moves = legal_moves(state)
                 if node is root and self.cap is not None:
                     moves = tuple(m for m in moves if m.chips <= self.cap)
@@ -235,11 +415,15 @@ class Trial(Search):
                 if untried:
                     move = untried[rng.randrange(len(untried))]
                     child = children[move] = Node(n)
+                    if seat == me:
+                        mine.append(move)
                     state = play(state, move)
                     plies += 1
                     path.append(child)
                     break
                 assert best is not None
+                if seat == me:
+                    mine.append(best_move)
                 node = best
                 state = play(state, best_move)
                 plies += 1
@@ -249,8 +433,15 @@ class Trial(Search):
             while to_move(state) is not None and depth < ROLLOUT_CAP:
                 moves = legal_moves(state)
                 if state.seat == position.seat:
-                    move = (self.aware(state, moves, rng) if self.how == "aware"
-                            else self.own(moves, rng))
+                    if self.how == "learned":
+                        move = choose(state, moves, WEIGHTS, rng)
+                    elif self.how == "mast":
+                        move = self.mast_move(moves, mast, rng, root.total[me] / root.visits
+                                              if root.visits else 0.5)
+                        mine.append(move)
+                    else:
+                        move = (self.aware(state, moves, rng) if self.how == "aware"
+                                else self.own(moves, rng))
                 else:
                     move = moves[rng.randrange(len(moves))]
                 state = play(state, move)
@@ -259,11 +450,30 @@ class Trial(Search):
             result = outcome(state)
             worth = values(standing(state) if result is None else result, players)
             # Back up.
+            for move in mine:
+                got = mast.get(move)
+                if got is None:
+                    mast[move] = [worth[me], 1]
+                else:
+                    got[0] += worth[me]
+                    got[1] += 1
+            if family is not None:
+                family.visits += 1
+                for i in range(n):
+                    family.total[i] += worth[i]
             for node in path:
                 node.visits += 1
                 total = node.total
                 for i in range(n):
                     total[i] += worth[i]
+        if self.root == "group" and families:
+            key = max(families, key=lambda k: families[k].visits)
+            self.chosen = texts[max((m for m in texts if family_of[m] == key),
+                                    key=lambda m: (root.children[m].visits
+                                                   if m in root.children else -1,
+                                                   -position.legal.index(texts[m])))]
+        elif self.root == "halving" and survivors:
+            self.chosen = texts[max(survivors, key=mean)]
         return root, texts, iteration, plies
 
 
@@ -273,16 +483,18 @@ def _points(state: State, seat: int) -> int:
 
 
 def play(number: int, fraction: float, cheat: str, playout: str = "random",
-         cap: int | None = None, second: str | None = None, bias: float = 0.0
-         ) -> dict[str, Any]:
+         cap: int | None = None, second: str | None = None, bias: float = 0.0,
+         trees: int = 1, merge: str = "visits", root: str = "ucb") -> dict[str, Any]:
     """One game; what the diagnosis needs of it."""
     game = games.get("atlas")
     n = len(NAMES)
     me = number % n
     seed = f"arena-{number}"
     plies = max(1, int(game.bot_plies * fraction))
-    search = (Search(plies=plies) if playout == "random" and cap is None and not bias
-              else Trial(playout, cap, bias, plies=plies))
+    search = (Search(plies=plies)
+              if playout == "random" and cap is None and not bias and trees == 1
+              and root == "ucb"
+              else Trial(playout, cap, bias, trees, merge, root, plies=plies))
     rand = bots.get("random")
     greedy = bots.get("greedy")
     state = game.setup({}, NAMES, seed)
@@ -292,6 +504,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
     stacks: list[list[int]] = []  # [seat, the seat's turn, card, side, chips]
     turns = [0] * n
     move_no = 0
+    thought: list[float] = []  # CPU seconds of each of the bot's decisions
     while (seat := game.to_move(state)) is not None:
         moves = game.legal_moves(state)
         texts = tuple(game.format_move(state, m) for m in moves)
@@ -299,8 +512,15 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
         view = game.view(state, seat)
         g = game if seat != me or cheat == "none" else Peeking(game, state, cheat)
         position = bots.Position(g, {}, NAMES, seat, view, texts, f"{seed}/{move_no}")
+        began = time.process_time()
         decision = bots.ask(search if seat == me else rand, position)
+        if seat == me:
+            thought.append(time.process_time() - began)
         move = moves[texts.index(decision.move)]
+        if seat == me and RECORD is not None and len(moves) > 1:
+            from atlas_policy import features  # type: ignore[import-not-found]
+
+            RECORD.append([features(state, moves), moves.index(move)])
         if seat == me:
             plain = bots.Position(game, {}, NAMES, seat, view, texts, f"{seed}/{move_no}")
             weighed = bots.ask(greedy, plain)
@@ -344,6 +564,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
         "scored_chips": scored_chips, "kept": list(state.chips),
         "winners": [NAMES.index(w) for w in result.winners],
         "spots": spots,
+        "thought": thought,
         # Each prediction: [by the bot (1) or not (0), the seat's turn (0-8),
         # chips, scored (1/0), side (1 Time, 2 Place)]
         "stacks": [[int(seat == me), turn, chips, int((card, seat) in kept), side]
@@ -360,6 +581,10 @@ def summary(rows: list[dict[str, Any]]) -> str:
     rank, rlow, rhigh = mean_interval([float(r["rank"]) for r in rows])
     out.append(f"games {len(rows)}: win share {wins / len(rows):.0%} ({low:.0%}-{high:.0%}), "
                f"avg rank {rank:.2f} ({rlow:.2f}-{rhigh:.2f})")
+    times = sorted(t for r in rows for t in r.get("thought", ()))
+    if times:
+        out.append(f"CPU seconds a move of the bot (its search alone, as the arena's "
+                   f"s/move): median {statistics.median(times):.2f}, max {times[-1]:.2f}")
 
     def mean(key: str, who: str, which: list[dict[str, Any]]) -> float:
         vals = []
@@ -484,7 +709,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--fraction", type=float, default=0.25)
     parser.add_argument("--cheat", choices=("none", "removed", "hands", "all"), default="none")
-    parser.add_argument("--playout", choices=("random", "card", "plain", "aware"), default="random",
+    parser.add_argument("--playout", choices=("random", "card", "plain", "aware", "mast", "learned"), default="random",
                         help="the play-out policy of the bot's own seat (a trial)")
     parser.add_argument("--cap", type=int, help="no prediction of more chips at the root")
     parser.add_argument("--second", choices=("seed", "removed"),
@@ -493,11 +718,34 @@ def main() -> None:
                              "how often it chooses the same")
     parser.add_argument("--bias", type=float, default=0.0,
                         help="a progressive bias at the root by the standing after each move")
+    parser.add_argument("--trees", type=int, default=1,
+                        help="a root ensemble: the budget split over this many trees")
+    parser.add_argument("--merge", choices=("visits", "vote"), default="visits",
+                        help="how the ensemble's roots choose: summed visits, or a vote")
+    parser.add_argument("--epsilon", type=float, default=0.4,
+                        help="--playout mast: the share of own play-out moves at random")
+    parser.add_argument("--root", choices=("ucb", "group", "halving"), default="ucb",
+                        help="how the root chooses: the bound over every move (the search's), "
+                             "a card and side first (group), sequential halving (halving)")
+    parser.add_argument("--record", type=Path,
+                        help="write the features of the bot's moves and its choices here "
+                             "(JSON lines, for atlas_policy.py FIT)")
+    parser.add_argument("--weights", type=Path,
+                        help="--playout learned: the weights atlas_policy.py FIT wrote")
     parser.add_argument("--json", type=Path, help="write every game's record here")
     parser.add_argument("--summarize", type=Path, metavar="JSON",
                         help="play nothing: print the summary of a run's --json record again "
                              "(its games replayed for what the record lacks)")
     args = parser.parse_args()
+    global RECORD, WEIGHTS
+    Trial.epsilon = args.epsilon
+    if args.record:
+        RECORD = []
+    if args.weights:
+        from atlas_policy import NAMES as FEATURES
+
+        got = json.loads(args.weights.read_text())
+        WEIGHTS = [got[name] for name in FEATURES]
     if args.summarize:
         print(summary([replayed(r) for r in json.loads(args.summarize.read_text())]))
         return
@@ -505,11 +753,13 @@ def main() -> None:
     rows = []
     for k in range(args.first, args.first + args.games):
         rows.append(play(k, args.fraction, args.cheat, args.playout, args.cap, args.second,
-                         args.bias))
+                         args.bias, args.trees, args.merge, args.root))
         print(f"game {k}: seat {rows[-1]['seat']} scores {rows[-1]['scores']} "
               f"share {rows[-1]['share']:.2f}", file=sys.stderr, flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=0))
+    if args.record and RECORD is not None:
+        args.record.write_text("".join(json.dumps(r) + "\n" for r in RECORD))
     print(summary(rows))
 
 
