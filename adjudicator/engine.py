@@ -2,7 +2,7 @@
 
 A game is declared once, as a :class:`GameSpec` naming the modules of its
 layers (rules, notation, text, narration, picture and, optionally, an
-accelerator), each on the contract of a Protocol below. The log code and the
+accelerator and the bots' play-out policy), each on the contract of a Protocol below. The log code and the
 front ends only ever talk to a game through its spec, found in the registry
 (:mod:`adjudicator.games`), so a new game needs no change anywhere else.
 
@@ -25,11 +25,14 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from .errors import ParameterError
+
+if TYPE_CHECKING:
+    import random
 
 #: A parameter value as it appears in a log.
 Value = str | int | bool
@@ -318,6 +321,24 @@ class Accelerator(Protocol):
         (:meth:`fast_step`)."""
 
 
+class Playout(Protocol):
+    """A game's knowledge for the bots' play-outs: ``games/<game>/playout.py``.
+
+    The generic search (:mod:`adjudicator.bots.search`) plays each
+    determinized state out to the end with uniformly random moves. A game
+    that measured a better play-out for the searcher's own seat (a policy
+    that plays about as the bot would) declares it here; the other seats
+    stay uniformly random. It sees the state drawn from the bot's view, so
+    it is fair by construction: it knows no more than the bot's guess.
+    """
+
+    def policy(self, players: int) -> Callable[[Any, tuple[Any, ...], random.Random], Any] | None:
+        """The play-out policy at this many players: ``choose(state, moves,
+        rng)`` picks one of ``moves`` (the mover's legal moves, as
+        ``legal_moves`` lists them) with randomness from ``rng`` alone; or
+        ``None`` where no policy was measured to pay (uniformly random)."""
+
+
 def _layer(module: str) -> Any:
     return importlib.import_module(module)
 
@@ -347,6 +368,7 @@ class GameSpec(msgspec.Struct, frozen=True, dict=True):
     narration: Narration
     picture_module: str  # the module of its Picture layer
     fast_module: str | None = None  # the module of its Accelerator, if it has one
+    playout_module: str | None = None  # the module of its Playout, if it has one
     #: The standard bot's budget (:mod:`adjudicator.bots`), in moves simulated
     #: per decision: about a second of CPU time on the project's reference
     #: machine (a 2-core VM). A count, not a time, so the same seed gives the
@@ -365,6 +387,13 @@ class GameSpec(msgspec.Struct, frozen=True, dict=True):
         if self.fast_module is None:
             return None
         layer: Accelerator = _layer(self.fast_module)
+        return layer
+
+    @functools.cached_property
+    def playout(self) -> Playout | None:
+        if self.playout_module is None:
+            return None
+        layer: Playout = _layer(self.playout_module)
         return layer
 
     @property

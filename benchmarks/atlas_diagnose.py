@@ -1,8 +1,8 @@
-"""Atlas 3 players: why ``standard`` wins about 80% against ``random`` (issue #23).
+"""Atlas 3 players: why ``standard`` won about 80% against ``random`` (issue #23).
 
     python benchmarks/atlas_diagnose.py [--games N] [--first K] [--fraction F]
                                         [--cheat none|removed|hands|all]
-                                        [--playout random|card|plain|aware|mast|learned]
+                                        [--playout random|standard|card|plain|aware|mast|learned]
                                         [--cap K]
                                         [--bias W] [--second seed|removed]
                                         [--trees K] [--merge visits|vote]
@@ -24,7 +24,10 @@ the whole true state, the order of the draw pile included. They measure what hid
 costs the search: if a cheat wins no more, the cap is elsewhere.
 
 The trials (:class:`Trial`, a copy of the search's loop with hooks):
-``--playout`` the bot's own seat's play-out policy, ``--cap`` the most
+``--playout`` the bot's own seat's play-out policy (``random``, the
+default, is the search as it was measured before the fitted policy went
+into ``adjudicator/games/atlas/playout.py``; ``standard`` the library's
+search as it is, that policy included), ``--cap`` the most
 chips of a prediction at the root, ``--bias`` a progressive bias at the
 root; ``--trees`` a root ensemble (the budget split over K independent
 trees, their roots merged by ``--merge``); ``--root group`` the root's
@@ -492,7 +495,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
     seed = f"arena-{number}"
     plies = max(1, int(game.bot_plies * fraction))
     search = (Search(plies=plies)
-              if playout == "random" and cap is None and not bias and trees == 1
+              if playout == "standard" and cap is None and not bias and trees == 1
               and root == "ucb"
               else Trial(playout, cap, bias, trees, merge, root, plies=plies))
     rand = bots.get("random")
@@ -535,7 +538,7 @@ def play(number: int, fraction: float, cheat: str, playout: str = "random",
                 again = bots.Position(
                     game if second == "seed" else Peeking(game, state, second), {}, NAMES,
                     seat, view, texts, f"{seed}/{move_no}" + ("/again" * (second == "seed")))
-                other = moves[texts.index(Search(plies=plies)(again).move)]
+                other = moves[texts.index(search(again).move)]
                 spots[-1]["second"] = (
                     "same" if other == move else "card" if other.card != move.card
                     else "side" if other.side != move.side else "chips")
@@ -709,8 +712,11 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--fraction", type=float, default=0.25)
     parser.add_argument("--cheat", choices=("none", "removed", "hands", "all"), default="none")
-    parser.add_argument("--playout", choices=("random", "card", "plain", "aware", "mast", "learned"), default="random",
-                        help="the play-out policy of the bot's own seat (a trial)")
+    parser.add_argument("--playout", choices=("random", "standard", "card", "plain", "aware", "mast",
+                                              "learned"), default="random",
+                        help="the play-out policy of the bot's own seat (a trial); random, "
+                             "the search as it was before Atlas's play-out policy; standard, "
+                             "the library's search as it is")
     parser.add_argument("--cap", type=int, help="no prediction of more chips at the root")
     parser.add_argument("--second", choices=("seed", "removed"),
                         help="ask the search again at each of the bot's decisions, with "

@@ -11,12 +11,14 @@ Strength is measured by ``benchmarks/arena.py``, not here.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 import types
 from pathlib import Path
 
 import jsonschema
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -152,6 +154,137 @@ def test_the_search_decides_as_the_arena_measured_it(game_id: str, n: int) -> No
                         seed=f"pin{k}")
         got.append((d.move, tuple(r.visits for r in d.ranked[:4]), round(d.ranked[0].value, 6)))
     assert got == PINNED[game_id, n]
+
+
+#: Atlas's decisions of ``search:120`` on the same positions: at 2 and 4
+#: players as the search made them before Atlas had a play-out policy
+#: (commit ab109a0, the code the arena measured them with), at 3 players
+#: with the policy (``games/atlas/playout.py``) as the arena measured it.
+PINNED_ATLAS = {
+    2: [("5W+2T", (3, 3, 3, 3), 0.625592), ("2D+2T", (5, 4, 4, 4), 0.830595),
+        ("4W", (25, 23, 17, 15), 0.528847)],
+    3: [("1W", (3, 3, 3, 3), 0.612238), ("3D+1T", (10, 8, 7, 7), 0.696124),
+        ("5W", (30, 19, 17, 17), 0.771466)],
+    4: [("7D+2P", (3, 3, 2, 2), 0.412698), ("5N+3T", (6, 6, 5, 5), 0.501974),
+        ("1D+5T", (20, 16, 13, 11), 0.524284)],
+}
+
+
+@pytest.mark.parametrize("n", list(PINNED_ATLAS))
+def test_atlas_decides_as_the_arena_measured_it(n: int) -> None:
+    game, params, states = positions("atlas", n, "pin")
+    got = []
+    for k, state in enumerate(states):
+        seat = game.to_move(state)
+        d = bots.decide(game, params, NAMES[:n], game.view(state, seat), level="search:120",
+                        seed=f"pin{k}")
+        got.append((d.move, tuple(r.visits for r in d.ranked[:4]), round(d.ranked[0].value, 6)))
+    assert got == PINNED_ATLAS[n]
+
+
+@pytest.mark.parametrize(("n", "has_policy"), [(2, False), (3, True)])
+def test_a_play_out_policy_plays_the_searchers_own_seat_only(
+        n: int, has_policy: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's play-out policy (``GameSpec.playout``) is asked for the
+    player count once, and where it gives one, the search's play-outs call
+    it for the bot's own seat and for no other; the others play at random."""
+    calls: list[tuple[int, int]] = []
+    asked: list[int] = []
+    game = games.get("atlas")
+
+    def choose(state: object, moves: tuple, rng: random.Random) -> object:
+        calls.append((game.to_move(state), len(moves)))
+        return moves[rng.randrange(len(moves))]
+
+    def policy(players: int) -> object:
+        asked.append(players)
+        return choose if has_policy else None
+
+    fake = types.ModuleType("fake_playout")
+    fake.policy = policy  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_playout", fake)
+    spec = msgspec.structs.replace(game, playout_module="fake_playout")
+    _, params, (state, *_) = positions("atlas", n, "own")
+    seat = game.to_move(state)
+    legal = tuple(game.format_move(state, m) for m in game.legal_moves(state))
+    from adjudicator.bots.search import Search
+
+    Search(iterations=30)(bots.Position(spec, params, NAMES[:n], seat,
+                                        game.view(state, seat), legal, "own"))
+    assert asked == [n]
+    if has_policy:
+        assert calls and {s for s, _ in calls} == {seat}
+    else:
+        assert calls == []
+
+
+def test_the_atlas_play_out_policy_is_the_one_fitted() -> None:
+    """``games/atlas/playout.py`` is the softmax ``benchmarks/atlas_policy.py``
+    fitted: its weights are the fit's file, each move's worth is the fit's
+    features times its weights, and it draws the move the fit's sampler
+    draws from the same generator, over every position of random games."""
+    from adjudicator.games.atlas import playout
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import atlas_policy  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    fitted = json.loads((ROOT / "benchmarks/results/atlas-3p-policy-weights.json").read_text())
+    assert list(fitted) == list(atlas_policy.NAMES)
+    weights = list(fitted.values())
+    assert weights == [
+        playout.COMPLETE, playout.MINE_KEPT, playout.MINE_LOST, playout.OTHERS_KEPT,
+        playout.OTHERS_LOST, playout.ALONE, playout.PREDICT_TIME, playout.TIME_CHIPS,
+        playout.ROW_UP, playout.ROW_DOWN, playout.STRETCH_UP, playout.PREDICT_PLACE,
+        playout.PLACE_CHIPS, playout.COLUMN_ON, playout.COLUMN_DOWN, playout.LATE,
+        playout.CHIPS_LATE, playout.POOR]
+    game = games.get("atlas")
+    assert game.playout is playout
+    assert playout.policy(3) is playout.choose
+    assert playout.policy(2) is None and playout.policy(4) is None
+    positions_seen = 0
+    for k in range(20):
+        rng = random.Random(k)
+        state = game.setup({}, NAMES[:3], f"fit-{k}")
+        while game.to_move(state) is not None:
+            moves = game.legal_moves(state)
+            fit = [sum(w * x for w, x in zip(weights, f, strict=True))
+                   for f in atlas_policy.features(state, moves)]
+            assert playout.logits(state, moves) == pytest.approx(fit, abs=1e-12)
+            mine, theirs = random.Random(k), random.Random(k)
+            for _ in range(3):
+                assert playout.choose(state, moves, mine) == atlas_policy.choose(
+                    state, moves, weights, theirs)
+            positions_seen += 1
+            state = game.apply(state, moves[rng.randrange(len(moves))])
+    assert positions_seen == 20 * 27
+
+
+def test_the_atlas_play_out_policy_draws_from_its_softmax() -> None:
+    """Each move as often as its softmax weight says, one draw of the
+    generator a move, and only moves of the list it is given."""
+    from adjudicator.games.atlas import playout
+
+    game, _, states = positions("atlas", 3, "soft", 4)
+    for state in states:
+        moves = game.legal_moves(state)
+        logits = playout.logits(state, moves)
+        top = max(logits)
+        total = sum(math.exp(v - top) for v in logits)
+        expected = {m: math.exp(v - top) / total for m, v in zip(moves, logits, strict=True)}
+        rng, twin = random.Random(7), random.Random(7)
+        counts: dict[object, int] = {}
+        draws = 6000
+        for _ in range(draws):
+            move = playout.choose(state, moves, rng)
+            twin.random()
+            counts[move] = counts.get(move, 0) + 1
+        assert rng.getstate() == twin.getstate()
+        assert set(counts) <= set(moves)
+        for move, p in expected.items():
+            # Four standard deviations of a binomial share.
+            assert abs(counts.get(move, 0) / draws - p) <= 4 * math.sqrt(p * (1 - p) / draws)
 
 
 def test_the_exploration_constant_spreads_the_visits() -> None:

@@ -10,8 +10,11 @@ multi-player values:
    the best upper confidence bound on *its own* value; a child's bound
    counts the iterations in which its move was available (a move of a
    hidden hand exists only in some guesses).
-3. *Expand* one untried move, then *roll out* uniformly random moves to the
-   end of the game (or score it as it stands after :data:`ROLLOUT_CAP` moves).
+3. *Expand* one untried move, then *roll out* to the end of the game (or
+   score it as it stands after :data:`ROLLOUT_CAP` moves): uniformly random
+   moves, except that the bot's own seat plays by the game's play-out
+   policy where the game declares one for the player count
+   (:class:`adjudicator.engine.Playout`).
 4. *Back up* the value of the result to every seat (:mod:`.values`).
 
 The move played is the root's most visited. Randomness comes from the
@@ -103,6 +106,8 @@ class Search:
         to_move, legal_moves, apply = rules.to_move, rules.legal_moves, rules.apply
         outcome, standing = rules.outcome, rules.standing
         step = None if game.fast is None else game.fast.fast_step
+        me = position.seat
+        policy = None if game.playout is None else game.playout.policy(n)
         rng = random.Random(f"ismcts/{position.seed}")
         root = Node(n)
         texts: dict[Any, str] = {}
@@ -170,9 +175,12 @@ class Search:
                 path.append(node)
             # Roll out.
             depth = 0
-            while to_move(state) is not None and depth < ROLLOUT_CAP:
+            while (seat := to_move(state)) is not None and depth < ROLLOUT_CAP:
                 moves = legal_moves(state)
-                state = play(state, moves[rng.randrange(len(moves))])
+                if seat == me and policy is not None:
+                    state = play(state, policy(state, moves, rng))
+                else:
+                    state = play(state, moves[rng.randrange(len(moves))])
                 depth += 1
             plies += depth
             result = outcome(state)

@@ -3,8 +3,9 @@
 The game as the engine sees it (:class:`adjudicator.engine.GameSpec`): the
 cards and the game's names in :mod:`.cards`, the rules in :mod:`.rules`, the
 notation in :mod:`.notation`, the board as text in :mod:`.text` and as a
-picture in :mod:`.picture`, what a move did in :mod:`.narration`, and the
-unchecked paths of validation and self-play in :mod:`.fast`. The notation
+picture in :mod:`.picture`, what a move did in :mod:`.narration`, the
+unchecked paths of validation and self-play in :mod:`.fast`, and how the
+bots play their own seat in their play-outs in :mod:`.playout`. The notation
 and every ruling are in ``notation/atlas.md``.
 """
 
@@ -28,5 +29,6 @@ GAME = GameSpec(
     narration=narration,
     picture_module=f"{__name__}.picture",
     fast_module=f"{__name__}.fast",
+    playout_module=f"{__name__}.playout",
     bot_plies=100_000,
 )
