@@ -26,7 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.games.atlas.cards import PLACE, TIME  # noqa: E402
-from adjudicator.games.atlas.rules import GEOMETRY, State, completes  # noqa: E402
+from adjudicator.games.atlas.playout import flipped, lines  # noqa: E402
+from adjudicator.games.atlas.rules import State, completes  # noqa: E402
 
 #: The features' names, in the order of :func:`features`.
 NAMES = (
@@ -43,43 +44,12 @@ def card_features(state: State, card: int) -> tuple[list[float] | None, list[flo
     completes something (its one move), else ``None``; and the statistics
     its stakes need (face-up and face-down cards of its row, face-up cards
     of its stretch, the other cards of its column on the board and face
-    down)."""
-    up, down = state.up, state.down
-    time, place = completes(up, down, card)
+    down). Both as the library's policy reads them
+    (``adjudicator/games/atlas/playout.py``: ``flipped`` and ``lines``)."""
+    time, place = completes(state.up, state.down, card)
     if time or place:
-        flips = time | place
-        wrong = state.on_time & place | state.on_place & time
-        me = state.seat
-        mk = ml = ok = ol = 0.0
-        for s in state.stacks:
-            if flips >> s.card & 1:
-                lost = wrong >> s.card & 1
-                worth = s.chips + 1
-                if s.seat == me:
-                    if lost:
-                        ml += worth
-                    else:
-                        mk += worth
-                elif lost:
-                    ol += worth
-                else:
-                    ok += worth
-        return [1.0, mk, ml, ok, ol], []
-    bit, row, _below, others = GEOMETRY[card]
-    row_up = (up & row & ~bit).bit_count()
-    row_down = (down & row).bit_count()
-    # The stretch through the card: cards on the board either side of it.
-    occupied = (up | down | bit) & row
-    lo = card
-    while lo - 1 >= 0 and (occupied >> (lo - 1)) & 1 and (lo - 1) // 8 == card // 8:
-        lo -= 1
-    hi = card
-    while (hi + 1) // 8 == card // 8 and (occupied >> (hi + 1)) & 1:
-        hi += 1
-    stretch = ((1 << (hi + 1)) - (1 << lo)) & up
-    col_on = ((up | down) & others).bit_count()
-    col_down = (down & others).bit_count()
-    return None, [row_up, row_down, stretch.bit_count(), col_on, col_down]
+        return [1.0, *map(float, flipped(state, time, place))], []
+    return None, [float(x) for x in lines(state, card)]
 
 
 def features(state: State, moves: Any) -> list[list[float]]:

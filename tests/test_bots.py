@@ -261,6 +261,60 @@ def test_the_atlas_play_out_policy_is_the_one_fitted() -> None:
     assert positions_seen == 20 * 27
 
 
+def test_what_the_atlas_policy_reads_is_what_the_rules_say() -> None:
+    """The policy's inputs against the rules, computed another way: what a
+    completion flips is what ``apply`` does to the stacks (kept on a card
+    now face down, or discarded), and the lines of a card are counted on
+    the board square by square, the stretch walked out from the card."""
+    from adjudicator.games.atlas import playout
+    from adjudicator.games.atlas.cards import CARDS, NUMBERS
+    from adjudicator.games.atlas.rules import completes
+
+    game = games.get("atlas")
+    completions = 0
+    for k in range(12):
+        rng = random.Random(k)
+        state = game.setup({}, NAMES[:3], f"reads-{k}")
+        while game.to_move(state) is not None:
+            moves = game.legal_moves(state)
+            me = state.seat
+            # Every card not on the board, in the mover's hand or not.
+            for card in range(CARDS):
+                if (state.up | state.down) >> card & 1:
+                    continue
+                time, place = completes(state.up, state.down, card)
+                if (time or place) and state.held[me] >> card & 1:
+                    after = game.apply(state, next(m for m in moves if m.card == card))
+                    kept_after = {s.card for s in after.stacks}
+                    sums = [0, 0, 0, 0]
+                    for s in state.stacks:
+                        if (time | place) >> s.card & 1:
+                            lost = s.card not in kept_after
+                            sums[(0 if s.seat == me else 2) + lost] += s.chips + 1
+                    assert playout.flipped(state, time, place) == tuple(sums)
+                    completions += 1
+                if time or place:
+                    continue
+                row, col = divmod(card, NUMBERS)
+                on_row = [row * NUMBERS + c for c in range(NUMBERS)]
+                on_col = [r * NUMBERS + col for r in range(4) if r != row]
+
+                faces_up = [bool(state.up >> c & 1) for c in range(CARDS)]
+                faces_down = [bool(state.down >> c & 1) for c in range(CARDS)]
+                up, down = faces_up.__getitem__, faces_down.__getitem__
+                stretch = 0
+                for step in (-1, 1):
+                    c = card + step
+                    while 0 <= c - row * NUMBERS < NUMBERS and (up(c) or down(c)):
+                        stretch += up(c)
+                        c += step
+                assert playout.lines(state, card) == (
+                    sum(map(up, on_row)), sum(map(down, on_row)), stretch,
+                    sum(up(c) or down(c) for c in on_col), sum(map(down, on_col)))
+            state = game.apply(state, moves[rng.randrange(len(moves))])
+    assert completions > 50
+
+
 def test_the_atlas_play_out_policy_draws_from_its_softmax() -> None:
     """Each move as often as its softmax weight says, one draw of the
     generator a move, and only moves of the list it is given."""

@@ -90,49 +90,65 @@ def policy(players: int) -> Policy | None:
     return choose if players == 3 else None
 
 
+def flipped(state: State, time: int, place: int) -> tuple[int, int, int, int]:
+    """What a completion of the Time ``time`` and the Place ``place`` (masks,
+    as :func:`~.rules.completes` gives them) flips: the points (chips plus
+    one) of the mover's stacks kept and lost, then of the others' kept and
+    lost (Scoring: a stack is kept when it predicted what was completed)."""
+    flips = time | place
+    lost = state.on_time & place | state.on_place & time
+    me = state.seat
+    mine_kept = mine_lost = others_kept = others_lost = 0
+    for stack in state.stacks:
+        if flips >> stack.card & 1:
+            points = stack.chips + 1
+            if stack.seat == me:
+                if lost >> stack.card & 1:
+                    mine_lost += points
+                else:
+                    mine_kept += points
+            elif lost >> stack.card & 1:
+                others_lost += points
+            else:
+                others_kept += points
+    return mine_kept, mine_lost, others_kept, others_lost
+
+
+def lines(state: State, card: int) -> tuple[int, int, int, int, int]:
+    """The card's row and column as a prediction on it sees them: the row's
+    face-up and face-down cards, the face-up cards of the row's stretch
+    through the card (as :func:`~.rules.completes` finds it), the other
+    cards of the column on the board and those of them face down."""
+    up, down = state.up, state.down
+    bit, row, below_row, others = GEOMETRY[card]
+    occupied = (up | down | bit) & row
+    above = occupied >> card
+    end = (~above & (above + 1)).bit_length() + card - 1
+    start = (~occupied & (bit - 1) | below_row).bit_length()
+    return ((up & row).bit_count(), (down & row).bit_count(),
+            (up & ((1 << end) - (1 << start))).bit_count(),
+            ((up | down) & others).bit_count(), (down & others).bit_count())
+
+
 def worth(state: State, card: int) -> tuple[float, float, float, float, float] | float:
     """What playing ``card`` (in the mover's hand) is worth to the policy:
     for a card that completes something, one number (its only move);
     otherwise the card alone, then a Time prediction's worth before its
     chips and per chip, then a Place prediction's the same."""
-    up, down = state.up, state.down
-    time, place = completes(up, down, card)
+    time, place = completes(state.up, state.down, card)
     if time or place:
-        flips = time | place
-        lost = state.on_time & place | state.on_place & time
-        me = state.seat
-        mine_kept = mine_lost = others_kept = others_lost = 0
-        for stack in state.stacks:
-            if flips >> stack.card & 1:
-                points = stack.chips + 1
-                if stack.seat == me:
-                    if lost >> stack.card & 1:
-                        mine_lost += points
-                    else:
-                        mine_kept += points
-                elif lost >> stack.card & 1:
-                    others_lost += points
-                else:
-                    others_kept += points
+        mine_kept, mine_lost, others_kept, others_lost = flipped(state, time, place)
         return (COMPLETE + MINE_KEPT * mine_kept + MINE_LOST * mine_lost
                 + OTHERS_KEPT * others_kept + OTHERS_LOST * others_lost)
-    bit, row, below_row, others = GEOMETRY[card]
-    occupied = (up | down | bit) & row
-    # The stretch of the row through the card, as completes() finds it.
-    above = occupied >> card
-    end = (~above & (above + 1)).bit_length() + card - 1
-    start = (~occupied & (bit - 1) | below_row).bit_length()
-    stretch_up = (up & ((1 << end) - (1 << start))).bit_count()
+    row_up, row_down, stretch_up, column_on, column_down = lines(state, card)
     late = state.played / PLAYED
     common = LATE * late + POOR * (1.0 - state.chips[state.seat] / CHIPS)
     per_chip = CHIPS_LATE * late
     return (
         ALONE,
-        PREDICT_TIME + ROW_UP * (up & row).bit_count() + ROW_DOWN * (down & row).bit_count()
-        + STRETCH_UP * stretch_up + common,
+        PREDICT_TIME + ROW_UP * row_up + ROW_DOWN * row_down + STRETCH_UP * stretch_up + common,
         TIME_CHIPS + per_chip,
-        PREDICT_PLACE + COLUMN_ON * ((up | down) & others).bit_count()
-        + COLUMN_DOWN * (down & others).bit_count() + common,
+        PREDICT_PLACE + COLUMN_ON * column_on + COLUMN_DOWN * column_down + common,
         PLACE_CHIPS + per_chip,
     )
 
