@@ -26,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.games.atlas.cards import PLACE, TIME  # noqa: E402
-from adjudicator.games.atlas.playout import flipped, lines  # noqa: E402
+from adjudicator.games.atlas.playout import flipped, lines, sample  # noqa: E402
 from adjudicator.games.atlas.rules import State, completes  # noqa: E402
 
 #: The features' names, in the order of :func:`features`.
@@ -87,16 +87,8 @@ def features(state: State, moves: Any) -> list[list[float]]:
 
 def choose(state: State, moves: Any, weights: list[float], rng: Any) -> Any:
     """A move of ``moves`` sampled from the softmax of the learned policy."""
-    logits = [sum(w * x for w, x in zip(weights, f, strict=True))
-              for f in features(state, moves)]
-    top = max(logits)
-    ps = [math.exp(v - top) for v in logits]
-    r = rng.random() * sum(ps)
-    for m, p in zip(moves, ps, strict=True):
-        r -= p
-        if r <= 0:
-            return m
-    return moves[-1]
+    return sample(moves, [sum(w * x for w, x in zip(weights, f, strict=True))
+                          for f in features(state, moves)], rng)
 
 
 def fit(records: list[tuple[list[list[float]], int]], passes: int = 400,

@@ -37,6 +37,20 @@ runner = CliRunner()
 CASES = [(game_id, n) for game_id, game in games.GAMES.items() for n in game.players]
 
 
+def every_position(game_id: str, n: int, label: str, games_: int):
+    """Every position of ``games_`` games of uniformly random moves (the
+    deals ``label-0``, ``label-1``, ...): each state and its legal moves."""
+    game = games.get(game_id)
+    params = {p.name: p.default for p in game.params}
+    for k in range(games_):
+        rng = random.Random(k)
+        state = game.setup(params, NAMES[:n], f"{label}-{k}")
+        while game.to_move(state) is not None:
+            moves = game.legal_moves(state)
+            yield state, moves
+            state = game.apply(state, moves[rng.randrange(len(moves))])
+
+
 def positions(game_id: str, n: int, seed: str, count: int = 3):
     """``count`` positions of a random game, spread over it, each with its
     state and the parameters (defaults)."""
@@ -244,20 +258,15 @@ def test_the_atlas_play_out_policy_is_the_one_fitted() -> None:
     assert playout.policy(3) is playout.choose
     assert playout.policy(2) is None and playout.policy(4) is None
     positions_seen = 0
-    for k in range(20):
-        rng = random.Random(k)
-        state = game.setup({}, NAMES[:3], f"fit-{k}")
-        while game.to_move(state) is not None:
-            moves = game.legal_moves(state)
-            fit = [sum(w * x for w, x in zip(weights, f, strict=True))
-                   for f in atlas_policy.features(state, moves)]
-            assert playout.logits(state, moves) == pytest.approx(fit, abs=1e-12)
-            mine, theirs = random.Random(k), random.Random(k)
-            for _ in range(3):
-                assert playout.choose(state, moves, mine) == atlas_policy.choose(
-                    state, moves, weights, theirs)
-            positions_seen += 1
-            state = game.apply(state, moves[rng.randrange(len(moves))])
+    for state, moves in every_position("atlas", 3, "fit", 20):
+        fit = [sum(w * x for w, x in zip(weights, f, strict=True))
+               for f in atlas_policy.features(state, moves)]
+        assert playout.logits(state, moves) == pytest.approx(fit, abs=1e-12)
+        mine, theirs = random.Random(positions_seen), random.Random(positions_seen)
+        for _ in range(3):
+            assert playout.choose(state, moves, mine) == atlas_policy.choose(
+                state, moves, weights, theirs)
+        positions_seen += 1
     assert positions_seen == 20 * 27
 
 
@@ -272,46 +281,41 @@ def test_what_the_atlas_policy_reads_is_what_the_rules_say() -> None:
 
     game = games.get("atlas")
     completions = 0
-    for k in range(12):
-        rng = random.Random(k)
-        state = game.setup({}, NAMES[:3], f"reads-{k}")
-        while game.to_move(state) is not None:
-            moves = game.legal_moves(state)
-            me = state.seat
-            # Every card not on the board, in the mover's hand or not.
-            for card in range(CARDS):
-                if (state.up | state.down) >> card & 1:
-                    continue
-                time, place = completes(state.up, state.down, card)
-                if (time or place) and state.held[me] >> card & 1:
-                    after = game.apply(state, next(m for m in moves if m.card == card))
-                    kept_after = {s.card for s in after.stacks}
-                    sums = [0, 0, 0, 0]
-                    for s in state.stacks:
-                        if (time | place) >> s.card & 1:
-                            lost = s.card not in kept_after
-                            sums[(0 if s.seat == me else 2) + lost] += s.chips + 1
-                    assert playout.flipped(state, time, place) == tuple(sums)
-                    completions += 1
-                if time or place:
-                    continue
-                row, col = divmod(card, NUMBERS)
-                on_row = [row * NUMBERS + c for c in range(NUMBERS)]
-                on_col = [r * NUMBERS + col for r in range(4) if r != row]
+    for state, moves in every_position("atlas", 3, "reads", 12):
+        me = state.seat
+        # Every card not on the board, in the mover's hand or not.
+        for card in range(CARDS):
+            if (state.up | state.down) >> card & 1:
+                continue
+            time, place = completes(state.up, state.down, card)
+            if (time or place) and state.held[me] >> card & 1:
+                after = game.apply(state, next(m for m in moves if m.card == card))
+                kept_after = {s.card for s in after.stacks}
+                sums = [0, 0, 0, 0]
+                for s in state.stacks:
+                    if (time | place) >> s.card & 1:
+                        lost = s.card not in kept_after
+                        sums[(0 if s.seat == me else 2) + lost] += s.chips + 1
+                assert playout.flipped(state, time, place) == tuple(sums)
+                completions += 1
+            if time or place:
+                continue
+            row, col = divmod(card, NUMBERS)
+            on_row = [row * NUMBERS + c for c in range(NUMBERS)]
+            on_col = [r * NUMBERS + col for r in range(4) if r != row]
 
-                faces_up = [bool(state.up >> c & 1) for c in range(CARDS)]
-                faces_down = [bool(state.down >> c & 1) for c in range(CARDS)]
-                up, down = faces_up.__getitem__, faces_down.__getitem__
-                stretch = 0
-                for step in (-1, 1):
-                    c = card + step
-                    while 0 <= c - row * NUMBERS < NUMBERS and (up(c) or down(c)):
-                        stretch += up(c)
-                        c += step
-                assert playout.lines(state, card) == (
-                    sum(map(up, on_row)), sum(map(down, on_row)), stretch,
-                    sum(up(c) or down(c) for c in on_col), sum(map(down, on_col)))
-            state = game.apply(state, moves[rng.randrange(len(moves))])
+            faces_up = [bool(state.up >> c & 1) for c in range(CARDS)]
+            faces_down = [bool(state.down >> c & 1) for c in range(CARDS)]
+            up, down = faces_up.__getitem__, faces_down.__getitem__
+            stretch = 0
+            for step in (-1, 1):
+                c = card + step
+                while 0 <= c - row * NUMBERS < NUMBERS and (up(c) or down(c)):
+                    stretch += up(c)
+                    c += step
+            assert playout.lines(state, card) == (
+                sum(map(up, on_row)), sum(map(down, on_row)), stretch,
+                sum(up(c) or down(c) for c in on_col), sum(map(down, on_col)))
     assert completions > 50
 
 

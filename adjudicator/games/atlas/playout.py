@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import PLACE, TIME, Move
@@ -176,7 +176,11 @@ def logits(state: State, moves: tuple[Move, ...]) -> list[float]:
 def choose(state: State, moves: tuple[Move, ...], rng: random.Random) -> Move:
     """One of ``moves`` (the mover's legal moves), drawn from the softmax of
     their worths (:func:`logits`), with one draw of ``rng``."""
-    worths = logits(state, moves)
+    return sample(moves, logits(state, moves), rng)
+
+
+def sample(moves: Sequence[Any], worths: list[float], rng: random.Random) -> Any:
+    """One of ``moves`` drawn with odds ``exp(worth)``, with one draw of ``rng``."""
     top = max(worths)
     weights = [math.exp(v - top) for v in worths]
     r = rng.random() * sum(weights)
