@@ -2,9 +2,10 @@
 
 A game is declared once, as a :class:`GameSpec` naming the modules of its
 layers (rules, notation, text, narration, picture and, optionally, an
-accelerator and the bots' play-out policy), each on the contract of a Protocol below. The log code and the
-front ends only ever talk to a game through its spec, found in the registry
-(:mod:`adjudicator.games`), so a new game needs no change anywhere else.
+accelerator and the bots' play-out policy), each on the contract of a
+Protocol below. The log code and the front ends only ever talk to a game
+through its spec, found in the registry (:mod:`adjudicator.games`), so a
+new game needs no change anywhere else.
 
 Conventions shared by all games:
 
