@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import PLACE, TIME, Move
-from .rules import GEOMETRY, State, completes
+from .rules import GEOMETRY, State, completes, stretch
 
 #: The fitted weights (``benchmarks/results/atlas-3p-policy-weights.json``,
 #: fitted by ``benchmarks/atlas_policy.py FIT`` to 3-player games of the
@@ -117,29 +117,26 @@ def flipped(state: State, time: int, place: int) -> tuple[int, int, int, int]:
 def lines(state: State, card: int) -> tuple[int, int, int, int, int]:
     """The card's row and column as a prediction on it sees them: the row's
     face-up and face-down cards, the face-up cards of the row's stretch
-    through the card (as :func:`~.rules.completes` finds it), the other
-    cards of the column on the board and those of them face down."""
+    through the card (:func:`~.rules.stretch`), the other cards of the
+    column on the board and those of them face down."""
     up, down = state.up, state.down
-    bit, row, below_row, others = GEOMETRY[card]
-    occupied = (up | down | bit) & row
-    above = occupied >> card
-    end = (~above & (above + 1)).bit_length() + card - 1
-    start = (~occupied & (bit - 1) | below_row).bit_length()
+    _, row, _, others = GEOMETRY[card]
     return ((up & row).bit_count(), (down & row).bit_count(),
-            (up & ((1 << end) - (1 << start))).bit_count(),
+            (up & stretch(up, down, card)).bit_count(),
             ((up | down) & others).bit_count(), (down & others).bit_count())
 
 
-def worth(state: State, card: int) -> tuple[float, float, float, float, float] | float:
+def worth(state: State, card: int) -> tuple[float, float, float, float, float]:
     """What playing ``card`` (in the mover's hand) is worth to the policy:
-    for a card that completes something, one number (its only move);
-    otherwise the card alone, then a Time prediction's worth before its
-    chips and per chip, then a Place prediction's the same."""
+    the card alone, then a Time prediction's worth before its chips and per
+    chip, then a Place prediction's the same. A card that completes
+    something has only its move alone (Play a Card A): that one is worth
+    what it flips, and the predictions' entries are never read."""
     time, place = completes(state.up, state.down, card)
     if time or place:
         mine_kept, mine_lost, others_kept, others_lost = flipped(state, time, place)
         return (COMPLETE + MINE_KEPT * mine_kept + MINE_LOST * mine_lost
-                + OTHERS_KEPT * others_kept + OTHERS_LOST * others_lost)
+                + OTHERS_KEPT * others_kept + OTHERS_LOST * others_lost, 0.0, 0.0, 0.0, 0.0)
     row_up, row_down, stretch_up, column_on, column_down = lines(state, card)
     late = state.played / PLAYED
     common = LATE * late + POOR * (1.0 - state.chips[state.seat] / CHIPS)
@@ -155,16 +152,14 @@ def worth(state: State, card: int) -> tuple[float, float, float, float, float] |
 
 def logits(state: State, moves: tuple[Move, ...]) -> list[float]:
     """The worth of each of ``moves`` (the mover's legal moves), in order."""
-    cards: dict[int, Any] = {}
+    cards: dict[int, tuple[float, float, float, float, float]] = {}
     out = []
     for move in moves:
         card = move.card
         got = cards.get(card)
         if got is None:
             got = cards[card] = worth(state, card)
-        if isinstance(got, float):
-            out.append(got)
-        elif move.side == TIME:
+        if move.side == TIME:
             out.append(got[1] + got[2] * move.chips)
         elif move.side == PLACE:
             out.append(got[3] + got[4] * move.chips)

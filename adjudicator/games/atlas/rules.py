@@ -171,17 +171,11 @@ def completes(up: int, down: int, card: int) -> tuple[int, int]:
     most one is face down (the same argument: only the new card's column can
     have just become full).
     """
-    bit, row, below_row, others = GEOMETRY[card]
+    bit, row, _, others = GEOMETRY[card]
     time = place = 0
     showing = up & row
     if showing.bit_count() >= 3:  # else the card cannot make 4 face up
-        occupied = (up | down | bit) & row
-        # The stretch: from the highest empty place below the card (or the
-        # row's start) to the lowest empty place above it (or the row's end).
-        above = occupied >> card
-        end = (~above & (above + 1)).bit_length() + card - 1
-        start = (~occupied & (bit - 1) | below_row).bit_length()
-        run = (showing | bit) & ((1 << end) - (1 << start))
+        run = (showing | bit) & stretch(up, down, card)
         if run.bit_count() >= 4:
             time = run
     if (up | down) & others == others:
@@ -189,6 +183,19 @@ def completes(up: int, down: int, card: int) -> tuple[int, int]:
         if not flipped & (flipped - 1):  # at most one face down
             place = up & others | bit
     return time, place
+
+
+def stretch(up: int, down: int, card: int) -> int:
+    """The places of the stretch of ``card``'s row through it, as the card
+    lands on the board ``up``/``down`` (a mask): from the highest empty place
+    below the card (or the row's start) to the lowest empty place above it
+    (or the row's end), both left out, face-down cards bridging it."""
+    bit, row, below_row, _ = GEOMETRY[card]
+    occupied = (up | down | bit) & row
+    above = occupied >> card
+    end = (~above & (above + 1)).bit_length() + card - 1
+    start = (~occupied & (bit - 1) | below_row).bit_length()
+    return (1 << end) - (1 << start)
 
 
 # --- moves ---------------------------------------------------------------------------------
