@@ -385,17 +385,11 @@ class GameSpec(msgspec.Struct, frozen=True, dict=True):
 
     @functools.cached_property
     def fast(self) -> Accelerator | None:
-        if self.fast_module is None:
-            return None
-        layer: Accelerator = _layer(self.fast_module)
-        return layer
+        return None if self.fast_module is None else _layer(self.fast_module)
 
     @functools.cached_property
     def playout(self) -> Playout | None:
-        if self.playout_module is None:
-            return None
-        layer: Playout = _layer(self.playout_module)
-        return layer
+        return None if self.playout_module is None else _layer(self.playout_module)
 
     @property
     def view_type(self) -> type[msgspec.Struct]:
