@@ -83,6 +83,37 @@ def test_validate_takes_no_short_cut_past_a_problem(finished: logmod.Log) -> Non
         assert "\n" not in str(e.value)
 
 
+EVENTS = ("@resign", "@takeback 1", "@takeback 2", "@accept", "@reject", "@abandon", "@")
+
+
+@pytest.mark.parametrize("game_id", list(games.GAMES))
+def test_every_fast_play_stops_at_an_event(game_id: str) -> None:
+    """accelerated.validated hands a log holding an event to the full path
+    because the game's fast_play stops there (an event is no canonical
+    move): at the start, and after moves played, at every player count."""
+    game = games.get(game_id)
+    for n in game.players:
+        names = ("ann", "bob", "cy", "dee")[:n]
+        played = match.simulate(game_id, names, f"events/{n}")
+        start = starting.start(played)[1]
+        texts = [e.move for e in played.moves[:3]]
+        for event in EVENTS:
+            assert game.fast.fast_play(start, [event])[0] == [], (game_id, n, event)
+            seats, _ = game.fast.fast_play(start, [*texts, event, *texts])
+            assert len(seats) == len(texts), (game_id, n, event)
+
+
+def test_a_log_with_an_event_takes_the_full_path() -> None:
+    """A resignation is recorded by the full path and validated by it; the
+    shortcut declines the log, and the full path's replay is the answer."""
+    log = match.new_log("atlas", ["ann", "bob"], "event")
+    log = match.extend(log, ["@resign"], as_player="ann")
+    assert accelerated.validated(log) is None
+    rep = match.validate(log)
+    assert rep.state == match.replay(log, keep=True).state
+    assert log.result is not None and log.result.winners == ("bob",)
+
+
 def test_chained_moves_is_followed_with_the_moves_and_movers(finished: logmod.Log) -> None:
     """accelerated.chained_moves (validation's shortcut: the chain and the texts in
     one loop) gives the moves and movers exactly when followed() says every

@@ -351,7 +351,10 @@ def next_with_cards(hands: list[int], seat: int) -> int:
     does. A player with no card left is passed over (this cannot happen with
     the rule text's deal, see ruling R13)."""
     n = len(hands)
-    return next((s % n for s in range(seat + 1, seat + n + 1) if hands[s % n]), -1)
+    for step in range(1, n + 1):
+        if hands[(seat + step) % n]:
+            return (seat + step) % n
+    return -1
 
 
 def ended(state: State) -> State:
@@ -445,7 +448,7 @@ def standing(state: State) -> Outcome:
     standings = tuple(
         [Standing(player=players[p], score=rank[p][0], place=place) for p, place in zip(order, places)]
     )
-    winners = tuple(players[p] for p in order[: places.count(1)])
+    winners = tuple([players[p] for p in order[: places.count(1)]])
     return Outcome(standings=standings, winners=winners, details=tuple(details))
 
 
