@@ -109,7 +109,7 @@ def new_open(game_id: str, players: Sequence[str], seed: str,
         return log, game, state
     first, game = kept
     log = replace(first, seed=seed)
-    return log, game, game.rules.setup(dict(first.params), log.players, seed)
+    return log, game, set_up(game, first.params, log.players, seed)
 
 
 _OPEN_LOGS: dict[Any, tuple[Log, GameSpec]] = {}
@@ -136,7 +136,22 @@ def started(log: Log) -> tuple[GameSpec, Any, list[Any] | None]:
     else:
         game, params = _checked_start(log)
     check_seed(log)
-    return game, game.rules.setup(dict(params), log.players, chance_seed(log)), kept
+    seed = chance_seed(log)
+    # The game's fast setup where it gives one, the rules' otherwise (set_up, inline).
+    fast = game.fast
+    state = None if fast is None else fast.fast_setup(params, log.players, seed)
+    if state is None:
+        state = game.rules.setup(dict(params), log.players, seed)
+    return game, state, kept
+
+
+def set_up(game: GameSpec, params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> Any:
+    """The game's setup: its accelerator's ``fast_setup`` where it gives one
+    (it reads ``params`` and changes nothing), the rules' otherwise (given
+    a copy of ``params``, as the checked path gives it)."""
+    fast = game.fast
+    state = None if fast is None else fast.fast_setup(params, players, seed)
+    return game.rules.setup(dict(params), players, seed) if state is None else state
 
 
 def _checked_start(log: Log) -> tuple[GameSpec, dict[str, Value]]:

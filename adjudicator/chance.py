@@ -53,7 +53,7 @@ class Chance:
         """A uniform integer in ``[0, n)``; always consumes at least one word."""
         if not 1 <= n <= _WORD:
             raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
-        limit = _WORD - _WORD % n
+        limit = _WORD - _WORD % n  # (limit(n), without the call)
         while True:
             left = self._words  # word(), without the call while the block lasts
             w = left.pop() if left else self.word()
@@ -107,6 +107,21 @@ class Chance:
     def choice(self, items: Sequence[T]) -> T:
         """One of ``items``, chosen uniformly."""
         return items[self.below(len(items))]
+
+
+def first_words(seed: str, label: str) -> tuple[int, ...]:
+    """The first eight words of the stream ``label`` of ``seed`` (its first
+    block), in the order ``Chance(seed, label).word()`` gives them: for a
+    fast path that takes its few draws at once (and checks them itself
+    against what ``below`` would put back)."""
+    prefix = b"\x00".join((DOMAIN, seed.encode("utf-8"), label.encode("utf-8"), b""))
+    return _WORDS.unpack(hashlib.sha256(prefix + _FIRST).digest())
+
+
+def limit(n: int) -> int:
+    """The first word ``Chance.below(n)`` puts back: a draw below ``n``
+    takes a word ``w`` as ``w % n`` only if ``w < limit(n)``."""
+    return _WORD - _WORD % n
 
 
 def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:

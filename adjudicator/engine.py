@@ -306,6 +306,10 @@ class Accelerator(Protocol):
         move. The seats that played them, one per text played, and the state
         after the last; fewer seats than texts when one is refused."""
 
+    def fast_setup(self, params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> Any | None:
+        """``rules.setup(params, players, seed)`` at once (it reads ``params``
+        and changes nothing), or ``None`` to take the rules' setup."""
+
     def fast_step(self, state: Any, move: Any) -> tuple[str, Any] | None:
         """``(format_move(state, move), apply(state, move))`` for a move as
         ``legal_moves`` lists it, or ``None`` to take those two (self-play's

@@ -110,6 +110,52 @@ def test_the_starting_cards_are_those_of_the_stream():
     assert longer >= 1, "the seeds must include deals of more than four draws"
 
 
+def test_fast_setup_is_the_rules_setup():
+    """fast_setup deals what rules.setup deals, at every player count; with 4
+    players it takes the starting cards from the stream's first block and
+    declines (None) exactly the deals that need a fifth draw of two."""
+    longer = 0
+    for k in range(600):
+        seed = f"start-{k}"
+        for n in (2, 3):
+            assert fast.fast_setup({}, NAMES[:n], seed) == rules.setup({}, NAMES[:n], seed)
+        dealt = fast.fast_setup({}, NAMES, seed)
+        draws = _draws(seed)[0]
+        if draws > 4:
+            longer += 1
+            assert dealt is None, seed
+            if longer == 1:  # validation then deals by the rules
+                from adjudicator import accelerated, match
+
+                log = match.simulate("atlas", NAMES, seed)
+                assert accelerated.started(log)[1] == rules.setup({}, NAMES, seed)
+                rep = accelerated.validated(log)
+                assert rep is not None and rep.state == match.replay(log, keep=True).state
+        else:
+            assert dealt == rules.setup({}, NAMES, seed), seed
+    assert longer >= 1, "the seeds must include deals of more than four draws"
+
+
+def test_starting_from_takes_what_the_stream_would():
+    """starting_from reads the draws as Chance would: each pair a number below
+    32, then below 31 among the others; a pair sharing a suit or a number is
+    put back; a word below() would throw away ends the shortcut."""
+    from adjudicator.chance import limit
+
+    # 4W (card 3), then the 11th of the 31 others, 4D (card 11): the same
+    # number, put back; the next pair, 1W (card 0) and 3D (card 10), is taken.
+    assert fast.starting_from([3, 10, 0, 9]) == (0, 10)
+    assert fast.starting_from([3, 10]) is None  # no pair taken
+    assert fast.starting_from([0, limit(31)]) is None  # below(31) puts that word back
+    assert fast.starting_from([0, limit(31) - 1]) == _pair(0, (limit(31) - 1) % 31)
+    assert limit(32) == 2**32  # below(32) never puts a word back
+
+
+def _pair(first: int, second: int) -> tuple[int, int] | None:
+    second += second >= first
+    return (first, second) if first // 8 != second // 8 and first % 8 != second % 8 else None
+
+
 def _draws(seed: str) -> tuple[int, int, int]:
     """How many draws of two the deal of the starting cards takes, and the two."""
     chance, draws = Chance(seed, "start"), 0

@@ -153,3 +153,26 @@ def test_no_word_below_the_shortcuts_bound_is_ever_rejected() -> None:
     n = 2 to count + 1) no such limit is under 2**32 - count."""
     for count in range(1, 8 * chance_module.SHORTCUT_BLOCKS + 1):
         assert 2**32 - count <= min(2**32 - 2**32 % n for n in range(2, count + 2))
+
+
+def test_first_words_are_the_streams_first_block() -> None:
+    """chance.first_words: the first eight words of a stream, in the order
+    word() gives them (a fast setup reads its few draws from them)."""
+    for k in range(60):
+        seed = f"first/{k}" if k % 4 else "\u00e9" * k
+        for label in ("start", "deck", "seasons"):
+            c = Chance(seed, label)
+            assert chance_module.first_words(seed, label) == tuple(c.word() for _ in range(8))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 31, 32, 49, 1000, 2**31 + 1, 2**32])
+def test_limit_is_the_first_word_below_puts_back(monkeypatch, n: int) -> None:
+    """below(n) takes a word under limit(n) and puts back one at limit(n):
+    every block is made to start with the word tried."""
+    for word, taken in ((chance_module.limit(n) - 1, True), (chance_module.limit(n), False)):
+        if word >= 2**32:
+            continue  # n divides 2**32: no word is put back
+        monkeypatch.setattr(chance_module, "hashlib", _Rigged(word))
+        c = Chance("limit", "x")
+        first = c.below(n)
+        assert (first == word % n and c._counter == 1 and len(c._words) == 7) is taken, (n, word)

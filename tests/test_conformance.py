@@ -294,6 +294,24 @@ def test_the_game_is_declared_once(game_id: str) -> None:
             assert p.coerce(str(c)) == c
 
 
+@pytest.mark.parametrize("game_id", list(games.GAMES))
+def test_fast_setup_is_the_rules_setup(game_id: str) -> None:
+    """Each accelerator's fast_setup deals what the rules deal, or declines
+    (None): every seat count and combination of parameters, many seeds; and
+    the params it is given are left as they were."""
+    game = games.get(game_id)
+    for n in game.players:
+        for combo in itertools.product(*[p.choices or (p.default,) for p in game.params]):
+            params = {p.name: v for p, v in zip(game.params, combo)}
+            for k in range(25):
+                seed = f"fast-setup/{k}"
+                given = dict(params)
+                fast = game.fast.fast_setup(given, NAMES[:n], seed)
+                assert given == params
+                assert fast is None or fast == game.rules.setup(dict(params), NAMES[:n], seed), \
+                    (game_id, n, params, seed)
+
+
 def test_every_seat_count_and_param_combination_sets_up() -> None:
     for game in games.GAMES.values():
         for n in game.players:

@@ -11,12 +11,51 @@ anything else is None, and the checked path says what is wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import ALL_MOVES, MAX_BET, PLAYERS, TIME, Move
+from ...chance import first_words, limit
+from ...engine import Value
+from .cards import ALL_MOVES, CARDS, MAX_BET, NUMBERS, PLAYERS, TIME, Move
 from .notation import CANONICAL, format_move
-from .rules import GEOMETRY, Stack, State, completes, ended, next_with_cards
+from .rules import GEOMETRY, Stack, State, completes, dealt, ended, next_with_cards
+
+
+def fast_setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State | None:
+    """:func:`.rules.setup`, with the two starting cards of a 4-player game
+    taken from the first block of their stream at once (four tries fit in
+    it); None for a deal that needs a fifth try or a word that a draw below
+    31 puts back, which :func:`.rules.starting_cards` then draws one by one.
+
+    >>> from adjudicator.games.atlas.rules import setup
+    >>> names = ("ann", "bob", "cy", "dee")
+    >>> fast_setup({}, names, "doc") == setup({}, names, "doc")
+    True
+    """
+    if len(players) != 4:
+        return dealt(players, seed, None)
+    starting = starting_from(first_words(seed, "start"))
+    return None if starting is None else dealt(players, seed, starting)
+
+
+def starting_from(words: Sequence[int]) -> tuple[int, int] | None:
+    """The starting cards (Game Set Up 3) as :func:`.rules.starting_cards`
+    draws them from a stream whose first words are ``words``, pair by pair:
+    a number below 32 for the first card, below 31 for the second; None
+    when no pair of ``words`` is taken, or a word would be put back."""
+    for k in range(0, len(words) - 1, 2):
+        first, second = words[k], words[k + 1]
+        if first >= _FIRST_LIMIT or second >= _SECOND_LIMIT:
+            return None  # below() puts the word back: the stream decides
+        first %= CARDS
+        second %= CARDS - 1
+        second += second >= first  # the 31 others, still in starting order
+        if first // NUMBERS != second // NUMBERS and first % NUMBERS != second % NUMBERS:
+            return first, second
+    return None
+
+
+_FIRST_LIMIT, _SECOND_LIMIT = limit(CARDS), limit(CARDS - 1)
 
 
 class _Entry(NamedTuple):

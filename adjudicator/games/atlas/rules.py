@@ -121,11 +121,18 @@ def starting_cards(seed: str) -> tuple[int, int]:
 
 
 def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State:
+    # Game Set Up 3: with 4 players, two cards face up on the board first.
+    return dealt(players, seed, starting_cards(seed) if len(players) == 4 else None)
+
+
+def dealt(players: tuple[str, ...], seed: str, starting: tuple[int, int] | None) -> State:
+    """The deal once the ``starting`` cards of a 4-player game are drawn
+    (None with 2 and 3 players): Game Set Up 3-7."""
     n = len(players)
     up = 0
     cards = _IN_GAME[n]
-    if n == 4:
-        first, second = starting_cards(seed)
+    if starting is not None:
+        first, second = starting
         up = 1 << first | 1 << second
         cards = cards.copy()
         cards.remove(first)
@@ -133,12 +140,12 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
     # Game Set Up 5-7: shuffle, 7 cards each, then the cards removed unseen, then
     # the draw pile (empty with 4 players: 30 = 4 * 7 + 2).
     cards = shuffled(seed, "deck", cards)
-    dealt = HAND_SIZE * n
-    held = tuple([mask(cards[k : k + HAND_SIZE]) for k in range(0, dealt, HAND_SIZE)])
-    cut = dealt + REMOVED[n]
+    in_hands = HAND_SIZE * n
+    held = tuple([mask(cards[k : k + HAND_SIZE]) for k in range(0, in_hands, HAND_SIZE)])
+    cut = in_hands + REMOVED[n]
     return State(
         players, up, 0, (), 0, 0, (CHIPS[n],) * n, held, tuple(cards[cut:]),
-        tuple(sorted(cards[dealt:cut])), 0, -1, 0, (0,) * n,
+        tuple(sorted(cards[in_hands:cut])), 0, -1, 0, (0,) * n,
     )  # fmt: skip
 
 

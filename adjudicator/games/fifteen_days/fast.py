@@ -9,8 +9,9 @@ function here to the checked path (parse, apply, format) move by move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from ...engine import Value
 from ...errors import MoveError
 from .notation import parse_move
 from .rules import CARDS, HANDLERS, SOURCES, Move, State
@@ -107,6 +108,12 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
     except (KeyError, MoveError):  # not canonical notation, or not legal here
         pass
     return seats, state
+
+
+def fast_setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State | None:
+    """None: the rules' setup is the only one (validation and self-play
+    take it as it is)."""
+    return None
 
 
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:

@@ -9,8 +9,9 @@ games); anything else is None, and the checked path says what is wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from ...engine import Value
 from .rules import AXES, CORNERS, D, DIRS, O, OPEN, Q, SQUARES, TURNED, Move, State
 
 _CORNER_SET = frozenset(CORNERS)
@@ -211,6 +212,12 @@ def fast_play(state: State, texts: Sequence[str]) -> tuple[list[int], State]:
         seats.append(state.seat)
         state = after
     return seats, state
+
+
+def fast_setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State | None:
+    """None: the rules' setup is the only one (validation and self-play
+    take it as it is)."""
+    return None
 
 
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:

@@ -14,12 +14,13 @@ from a position kept in lists and bit sets for a whole log.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from msgspec.structs import replace
 
+from ...engine import Value
 from .cards import BID_TEXT, CARD_NAMES, HAND_CARDS, PLACE_TEXT, Bid, Move
 from .rules import State, after_round, deal, deck, hand_results, strength
 
@@ -125,6 +126,12 @@ def fast_apply(state: State, text: str) -> State | None:
     if placed < last:
         return replace(state, hands=hands, boards=boards, follow=follow, placed=placed, seat=nxt)
     return _resolve(state, hands, boards)
+
+
+def fast_setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> State | None:
+    """None: the rules' setup is the only one (validation and self-play
+    take it as it is)."""
+    return None
 
 
 def fast_step(state: State, move: Move) -> tuple[str, State] | None:
