@@ -328,3 +328,26 @@ def test_fast_game_is_the_checked_loop(n):
                 assert fast.fast_game(state, Chance(pick, "pick").below, limit) == want, (k, limit)
             state = GAME.apply(state, GAME.parse_move(state, text))
         assert fast.fast_game(end, Chance("over", "pick").below) == ([], [], end)
+
+
+def test_fast_setup_keeps_a_deal_by_the_order_of_the_seasons():
+    """fast_setup gives rules.setup's deal, kept by what it follows from: two
+    seeds that draw the seasons in the same order share one State, while
+    other players or parameters get their own; solo declines (None)."""
+    base = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
+    variants = [base, {**base, "absent-doubles": "example"}, {**base, "tie_order": "seasons"},
+                {**base, "goal": "balance"}]
+    fast._SETUPS.clear()  # (fewer deals below than it keeps before it starts again)
+    for n in (2, 3, 4):
+        kept: dict[tuple[int, ...], rules.State] = {}
+        for k in range(200):
+            seed = f"kept/{k}"
+            for params in variants:
+                for names in (NAMES[:n], tuple(reversed(NAMES[:n]))):
+                    fast_state = fast.fast_setup(params, names, seed)
+                    assert fast_state == rules.setup(params, names, seed), (n, seed, params, names)
+            order = rules.seasons_drawn(seed)
+            state = fast.fast_setup(base, NAMES[:n], seed)
+            assert kept.setdefault(order, state) is state, (n, seed)
+        assert len(kept) == 24, "200 seeds draw every order of the four seasons"
+    assert fast.fast_setup(base, NAMES[:1], "solo") is None

@@ -125,8 +125,7 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         deck = tuple(shuffled(seed, "deck", DECK))
         owners, order, hands, first = (0, 0, 0, 0), (0, 1, 2, 3), ((),), -1
     else:
-        # 3. SETUP: the seasons are drawn at random.
-        perm = tuple(shuffled(seed, "seasons", (0, 1, 2, 3)))
+        perm = seasons_drawn(seed)
         owners, order, hands, first = deal(n, perm, str(params["absent-doubles"]))
         deck = ()
     board = EMPTY
@@ -146,6 +145,13 @@ def setup(params: Mapping[str, Value], players: tuple[str, ...], seed: str) -> S
         box=(3, 3, 3, 3) if first >= 0 else NO_BOX,
         last=CENTRE if first >= 0 else -1,
     )
+
+
+def seasons_drawn(seed: str) -> tuple[int, ...]:
+    """3. SETUP: the seasons are drawn at random, in this order. With 2 to 4
+    players the rest of the deal follows from it (:func:`deal`), the
+    players and the parameters."""
+    return tuple(shuffled(seed, "seasons", (0, 1, 2, 3)))
 
 
 @cache
