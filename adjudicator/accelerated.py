@@ -16,16 +16,14 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from . import games, seal
+from . import seal
 from .chain import head_digest
 from .engine import Accelerator, GameSpec, Value
 from .log import Log, MoveEntry
 from .played import Replay
 from .starting import (
-    check_players, check_rules, check_seed, chance_seed, checked_players_and_params,
-    new_log_and_state, resolve_params,
+    check_seed, chance_seed, checked_players_and_params, game_and_params, new_log_and_state,
 )  # fmt: skip
-from .errors import BadLogError, ParameterError
 
 #: How many entries each remembered table holds before it starts again: a
 #: stream of odd logs cannot take more memory than this.
@@ -128,13 +126,13 @@ def started(log: Log) -> tuple[GameSpec, Any, list[Any] | None]:
                tuple(log.params.items()), tuple(map(type, log.params.values())))
         kept = _STARTS.get(key)
         if kept is None:
-            game, params = _checked_start(log)
+            game, params = game_and_params(log)
             kept = [game, params, None]
             _remember(_STARTS, key, kept)
         else:
             game, params, _ = kept
     else:
-        game, params = _checked_start(log)
+        game, params = game_and_params(log)
     check_seed(log)
     seed = chance_seed(log)
     # The game's fast setup where it gives one, the rules' otherwise (set_up, inline).
@@ -152,17 +150,6 @@ def set_up(game: GameSpec, params: Mapping[str, Value], players: tuple[str, ...]
     fast = game.fast
     state = None if fast is None else fast.fast_setup(params, players, seed)
     return game.rules.setup(dict(params), players, seed) if state is None else state
-
-
-def _checked_start(log: Log) -> tuple[GameSpec, dict[str, Value]]:
-    game = games.get(log.game)
-    check_rules(log, game)
-    try:
-        check_players(game, log.players)
-        params = resolve_params(game, log.params, complete=True, rules=log.rules)
-    except ParameterError as e:
-        raise BadLogError(f"header: {e}") from None
-    return game, params
 
 
 _STARTS: dict[Any, list[Any]] = {}

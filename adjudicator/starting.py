@@ -273,12 +273,10 @@ def check_rules(log: Log, game: GameSpec) -> None:
             f"knows versions 1 to {known}: use a newer adjudicator")
     check_tags(log)
 
-def start(log: Log) -> tuple[GameSpec, Any]:
-    """The game of a log and its starting state, after checking the header.
-
-    A refereed log must have been unlocked with the referee's secret (or
-    revealed); a revealed seed must match the commitment.
-    """
+def game_and_params(log: Log) -> tuple[GameSpec, dict[str, Value]]:
+    """The game of a log and every parameter of it, after checking its rules
+    version, its players and its parameters (the first checks of
+    :func:`start`)."""
     game = games.get(log.game)
     check_rules(log, game)
     try:
@@ -286,6 +284,16 @@ def start(log: Log) -> tuple[GameSpec, Any]:
         params = resolve_params(game, log.params, complete=True, rules=log.rules)
     except ParameterError as e:
         raise BadLogError(f"header: {e}") from None
+    return game, params
+
+
+def start(log: Log) -> tuple[GameSpec, Any]:
+    """The game of a log and its starting state, after checking the header.
+
+    A refereed log must have been unlocked with the referee's secret (or
+    revealed); a revealed seed must match the commitment.
+    """
+    game, params = game_and_params(log)
     check_seed(log)
     dealing.check_deal(log)
     dealing.check_ready(log)
