@@ -337,17 +337,17 @@ def test_fast_setup_keeps_a_deal_by_the_order_of_the_seasons():
     base = {"absent-doubles": "own-season", "goal": "dominance", "tie_order": "players"}
     variants = [base, {**base, "absent-doubles": "example"}, {**base, "tie_order": "seasons"},
                 {**base, "goal": "balance"}]
-    fast._SETUPS.clear()  # (fewer deals below than it keeps before it starts again)
     for n in (2, 3, 4):
-        kept: dict[tuple[int, ...], rules.State] = {}
+        seeds_of: dict[tuple[int, ...], list[str]] = {}
         for k in range(200):
             seed = f"kept/{k}"
             for params in variants:
                 for names in (NAMES[:n], tuple(reversed(NAMES[:n]))):
                     fast_state = fast.fast_setup(params, names, seed)
                     assert fast_state == rules.setup(params, names, seed), (n, seed, params, names)
-            order = rules.seasons_drawn(seed)
-            state = fast.fast_setup(base, NAMES[:n], seed)
-            assert kept.setdefault(order, state) is state, (n, seed)
-        assert len(kept) == 24, "200 seeds draw every order of the four seasons"
+            seeds_of.setdefault(rules.seasons_drawn(seed), []).append(seed)
+        assert len(seeds_of) == 24, "200 seeds draw every order of the four seasons"
+        for first, second, *_ in seeds_of.values():
+            # One after the other: the second finds what the first dealt or kept.
+            assert fast.fast_setup(base, NAMES[:n], first) is fast.fast_setup(base, NAMES[:n], second)
     assert fast.fast_setup(base, NAMES[:1], "solo") is None
